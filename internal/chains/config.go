@@ -1,0 +1,221 @@
+// Package chains is the chain registry: which chains exist, how to reach
+// them, their DEXes, quote tokens, lockers, burn addresses and trusted
+// tokens (one JSON file shipped with the binary, overridable), and address
+// parsing.
+package chains
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+)
+
+//go:embed chains.json
+var shippedChains []byte
+
+// Shipped returns the chains file compiled into the binary.
+func Shipped() []byte { return append([]byte(nil), shippedChains...) }
+
+// File is the chains file format.
+type File struct {
+	Chains []Chain `json:"chains"`
+}
+
+// Chain is one chain's configuration.
+type Chain struct {
+	Key     string   `json:"key"`
+	Kind    Kind     `json:"kind"`
+	ChainID int64    `json:"chain_id,omitempty"`
+	Native  string   `json:"native"`
+	RPC     []string `json:"rpc"`
+	// Multicall3 is the Multicall3 address where deployed (EVM); empty
+	// means the engine injects its own lens by state override.
+	Multicall3    string         `json:"multicall3,omitempty"`
+	DEXes         []DEX          `json:"dexes"`
+	QuoteTokens   []QuoteToken   `json:"quote_tokens"`
+	Lockers       []NamedAddress `json:"lockers,omitempty"`
+	BurnAddresses []string       `json:"burn_addresses,omitempty"`
+	Exchanges     []NamedAddress `json:"exchanges,omitempty"`
+	Trusted       []NamedAddress `json:"trusted_tokens,omitempty"`
+	// Explorer is the Etherscan-family chain id parameter, when it differs
+	// from ChainID (EVM), or empty.
+	ExplorerChainID int64 `json:"explorer_chain_id,omitempty"`
+	// Programs names well-known program ids (Solana): token, token2022,
+	// metadata.
+	Programs map[string]string `json:"programs,omitempty"`
+	// Disabled chains are known but not asked.
+	Disabled bool `json:"disabled,omitempty"`
+}
+
+// DEX is one exchange deployment on a chain.
+type DEX struct {
+	Name string `json:"name"`
+	// Kind is the pool protocol: "v2" (Uniswap V2 style getPair), "v3"
+	// (Uniswap V3 getPool with fee tiers), "solidly" (Aerodrome/Velodrome
+	// getPool(a, b, stable)); Solana: "raydium_amm_v4", "raydium_cpmm",
+	// "orca_whirlpool", "pumpfun".
+	Kind    string `json:"kind"`
+	Factory string `json:"factory,omitempty"`
+	// Program is the Solana program id.
+	Program string `json:"program,omitempty"`
+	// FeeBps is a V2-style pool's swap fee in basis points (30 = 0.3%).
+	FeeBps int `json:"fee_bps,omitempty"`
+	// FeeTiers are a V3 factory's fee tiers (in hundredths of a bp).
+	FeeTiers []int `json:"fee_tiers,omitempty"`
+}
+
+// QuoteToken is a token pools are searched against.
+type QuoteToken struct {
+	Symbol   string `json:"symbol"`
+	Address  string `json:"address"`
+	Decimals int    `json:"decimals"`
+	// USDStable marks a USD stablecoin (valued at 1 USD).
+	USDStable bool `json:"usd_stable,omitempty"`
+	// Wrapped marks the wrapped native token.
+	Wrapped bool `json:"wrapped,omitempty"`
+}
+
+// NamedAddress is an address with a human name.
+type NamedAddress struct {
+	Name    string `json:"name"`
+	Address string `json:"address"`
+}
+
+// Wrapped returns the chain's wrapped native quote token.
+func (c Chain) Wrapped() (QuoteToken, bool) {
+	for _, q := range c.QuoteTokens {
+		if q.Wrapped {
+			return q, true
+		}
+	}
+	return QuoteToken{}, false
+}
+
+// IsTrusted reports whether addr is a configured trusted token.
+func (c Chain) IsTrusted(addr string) (NamedAddress, bool) {
+	for _, t := range c.Trusted {
+		if strings.EqualFold(t.Address, addr) {
+			return t, true
+		}
+	}
+	return NamedAddress{}, false
+}
+
+// Registry is the validated set of chains, in file order.
+type Registry struct {
+	chains []Chain
+}
+
+// Parse decodes and validates a chains file.
+func Parse(data []byte) (*Registry, error) {
+	var f File
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("chains: decode: %w", err)
+	}
+	seen := map[string]bool{}
+	for i, c := range f.Chains {
+		if c.Key == "" || strings.ToLower(c.Key) != c.Key {
+			return nil, fmt.Errorf("chains: chain %d: key must be non-empty lower case", i)
+		}
+		if seen[c.Key] {
+			return nil, fmt.Errorf("chains: duplicate chain %q", c.Key)
+		}
+		seen[c.Key] = true
+		if c.Kind != EVM && c.Kind != Solana {
+			return nil, fmt.Errorf("chains: %s: unknown kind %q", c.Key, c.Kind)
+		}
+		if c.Kind == EVM && c.ChainID == 0 {
+			return nil, fmt.Errorf("chains: %s: an EVM chain needs chain_id", c.Key)
+		}
+	}
+	return &Registry{chains: f.Chains}, nil
+}
+
+// Load reads a chains file from path, or the shipped one when path is "".
+func Load(path string) (*Registry, error) {
+	if path == "" {
+		return Parse(shippedChains)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("chains: %w", err)
+	}
+	return Parse(data)
+}
+
+// EnvName is the variable that overrides a chain's RPC endpoints.
+func EnvName(key string) string {
+	return "TOKENRISK_RPC_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
+}
+
+// ApplyEnv replaces each chain's RPC list with TOKENRISK_RPC_<CHAIN> when
+// set (comma-separated URLs, tried in order). With onlyExplicit, chains
+// whose variable is unset are disabled (the offline devnet mode).
+func (r *Registry) ApplyEnv(getenv func(string) string, onlyExplicit bool) {
+	for i := range r.chains {
+		v := strings.TrimSpace(getenv(EnvName(r.chains[i].Key)))
+		if v == "" {
+			if onlyExplicit {
+				r.chains[i].Disabled = true
+			}
+			continue
+		}
+		var urls []string
+		for _, u := range strings.Split(v, ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				urls = append(urls, u)
+			}
+		}
+		r.chains[i].RPC = urls
+		r.chains[i].Disabled = false
+	}
+}
+
+// Add registers (or replaces) a chain, e.g. the devnet at start-up.
+func (r *Registry) Add(c Chain) {
+	for i := range r.chains {
+		if r.chains[i].Key == c.Key {
+			r.chains[i] = c
+			return
+		}
+	}
+	r.chains = append(r.chains, c)
+}
+
+// Get returns the chain with key.
+func (r *Registry) Get(key string) (Chain, bool) {
+	for _, c := range r.chains {
+		if c.Key == key {
+			return c, true
+		}
+	}
+	return Chain{}, false
+}
+
+// Enabled returns the enabled chains of kind, in file order.
+func (r *Registry) Enabled(kind Kind) []Chain {
+	var out []Chain
+	for _, c := range r.chains {
+		if !c.Disabled && c.Kind == kind {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Keys returns every enabled chain key, sorted.
+func (r *Registry) Keys() []string {
+	var out []string
+	for _, c := range r.chains {
+		if !c.Disabled {
+			out = append(out, c.Key)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
