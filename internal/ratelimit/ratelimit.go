@@ -1,0 +1,26 @@
+// Package ratelimit decides whether a key may scan now: a per-minute rate
+// and a daily quota. The in-process limiter is the embedded default; a
+// Redis limiter holds limits across instances.
+package ratelimit
+
+import (
+	"context"
+	"time"
+)
+
+// Decision is the outcome of one Allow call, with what the RateLimit-*
+// headers need.
+type Decision struct {
+	Allowed   bool
+	Limit     int64
+	Remaining int64
+	// Reset is how long until the window frees capacity again.
+	Reset time.Duration
+	// RetryAfter is set when not allowed.
+	RetryAfter time.Duration
+}
+
+// Limiter admits at most limit events per window for one key, atomically.
+type Limiter interface {
+	Allow(ctx context.Context, key string, limit int64, window time.Duration) (Decision, error)
+}
