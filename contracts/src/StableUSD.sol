@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+/// @title A 6-decimals USD stablecoin for the devnet ("USDC"), fixed supply.
+contract StableUSD {
+    string public name = "USD Coin";
+    string public symbol = "USDC";
+    uint8 public constant decimals = 6;
+    uint256 public totalSupply;
+
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    event Approval(address indexed owner, address indexed spender, uint256 value);
+
+    constructor(uint256 supply) {
+        totalSupply = supply;
+        balanceOf[msg.sender] = supply;
+        emit Transfer(address(0), msg.sender, supply);
+    }
+
+    function approve(address spender, uint256 value) external returns (bool) {
+        allowance[msg.sender][spender] = value;
+        emit Approval(msg.sender, spender, value);
+        return true;
+    }
+
+    function transfer(address to, uint256 value) external returns (bool) {
+        _move(msg.sender, to, value);
+        return true;
+    }
+
+    function transferFrom(address from, address to, uint256 value) external returns (bool) {
+        uint256 allowed = allowance[from][msg.sender];
+        if (allowed != type(uint256).max) {
+            require(allowed >= value, "USDC: allowance");
+            allowance[from][msg.sender] = allowed - value;
+        }
+        _move(from, to, value);
+        return true;
+    }
+
+    function _move(address from, address to, uint256 value) private {
+        require(balanceOf[from] >= value, "USDC: balance");
+        unchecked {
+            balanceOf[from] -= value;
+        }
+        balanceOf[to] += value;
+        emit Transfer(from, to, value);
+    }
+}
