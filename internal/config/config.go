@@ -1,0 +1,290 @@
+// Package config is tokenrisk's one configuration struct, loaded from
+// command-line flags and TOKENRISK_* variables (a flag wins over its
+// variable) and validated before anything starts.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Config is everything an operator can set. Each field has one flag and one
+// TOKENRISK_* variable (see Options).
+type Config struct {
+	// Command is the sub-command being run ("serve", "keys create", …).
+	Command string
+	// Args are the positional arguments left after the flags.
+	Args []string
+
+	Addr           string
+	DB             string
+	Postgres       string
+	Redis          string
+	ChainsFile     string
+	PlansFile      string
+	Devnet         bool
+	DevnetManifest string
+	// DevnetRPC is an already running devnet node (TOKENRISK_RPC_DEVNET);
+	// with it, serve --devnet starts no chain of its own.
+	DevnetRPC string
+	// DevnetRPCAddr is where `tokenrisk devnet` listens for JSON-RPC.
+	DevnetRPCAddr string
+
+	CacheTTL        time.Duration
+	ScanTimeout     time.Duration
+	MaxScans        int
+	QueueLimit      int
+	ShutdownTimeout time.Duration
+
+	LogLevel  string
+	LogFormat string
+
+	EtherscanAPIKey string
+	EtherscanURL    string
+	SourcifyURL     string
+
+	// KeyPlan and KeyName are the plan and name of `keys create`.
+	KeyPlan string
+	KeyName string
+	// JSON makes `scan` print the report as JSON.
+	JSON bool
+}
+
+// Option describes one setting: its flag, its variable, the commands that
+// take it and its default, for the parser and for the README's table.
+type Option struct {
+	Flag     string
+	Env      string
+	Default  string
+	Usage    string
+	Commands []string
+	bind     func(fs *flag.FlagSet, c *Config, o Option)
+}
+
+// The commands of the binary.
+const (
+	CmdServe      = "serve"
+	CmdKeysCreate = "keys create"
+	CmdKeysList   = "keys list"
+	CmdKeysRevoke = "keys revoke"
+	CmdDevnet     = "devnet"
+	CmdScan       = "scan"
+	CmdMigrate    = "migrate"
+)
+
+var storeCommands = []string{CmdServe, CmdKeysCreate, CmdKeysList, CmdKeysRevoke, CmdMigrate}
+
+func str(field func(*Config) *string) func(*flag.FlagSet, *Config, Option) {
+	return func(fs *flag.FlagSet, c *Config, o Option) { fs.StringVar(field(c), o.Flag, o.Default, o.Usage) }
+}
+
+func dur(field func(*Config) *time.Duration) func(*flag.FlagSet, *Config, Option) {
+	return func(fs *flag.FlagSet, c *Config, o Option) {
+		d, err := time.ParseDuration(o.Default)
+		if err != nil {
+			panic(fmt.Sprintf("config: bad default for --%s: %v", o.Flag, err))
+		}
+		fs.DurationVar(field(c), o.Flag, d, o.Usage)
+	}
+}
+
+func integer(field func(*Config) *int, def int) func(*flag.FlagSet, *Config, Option) {
+	return func(fs *flag.FlagSet, c *Config, o Option) { fs.IntVar(field(c), o.Flag, def, o.Usage) }
+}
+
+func boolean(field func(*Config) *bool) func(*flag.FlagSet, *Config, Option) {
+	return func(fs *flag.FlagSet, c *Config, o Option) { fs.BoolVar(field(c), o.Flag, false, o.Usage) }
+}
+
+// options is the read-only table of every setting.
+var options = []Option{
+	{Flag: "addr", Env: "TOKENRISK_ADDR", Default: "127.0.0.1:8080", Usage: "HTTP listen address", Commands: []string{CmdServe},
+		bind: str(func(c *Config) *string { return &c.Addr })},
+	{Flag: "db", Env: "TOKENRISK_DB", Default: "tokenrisk.db", Usage: "SQLite database file (the embedded default)", Commands: storeCommands,
+		bind: str(func(c *Config) *string { return &c.DB })},
+	{Flag: "postgres", Env: "TOKENRISK_POSTGRES", Usage: "PostgreSQL DSN; replaces --db", Commands: storeCommands,
+		bind: str(func(c *Config) *string { return &c.Postgres })},
+	{Flag: "redis", Env: "TOKENRISK_REDIS", Usage: "Redis URL for the shared cache, rate limits and in-flight dedupe", Commands: []string{CmdServe},
+		bind: str(func(c *Config) *string { return &c.Redis })},
+	{Flag: "chains", Env: "TOKENRISK_CHAINS", Usage: "chains file replacing the shipped one (same format)", Commands: []string{CmdServe, CmdScan},
+		bind: str(func(c *Config) *string { return &c.ChainsFile })},
+	{Flag: "plans", Env: "TOKENRISK_PLANS", Usage: "plans file (JSON) replacing the default plans", Commands: []string{CmdServe, CmdKeysCreate, CmdKeysList},
+		bind: str(func(c *Config) *string { return &c.PlansFile })},
+	{Flag: "devnet", Env: "TOKENRISK_DEVNET", Default: "false", Usage: "run the in-process EVM dev chain as chain \"devnet\" (other chains only where TOKENRISK_RPC_<CHAIN> is set)", Commands: []string{CmdServe, CmdScan},
+		bind: boolean(func(c *Config) *bool { return &c.Devnet })},
+	{Flag: "devnet-manifest", Env: "TOKENRISK_DEVNET_MANIFEST", Usage: "write the devnet manifest (JSON) to this file", Commands: []string{CmdServe},
+		bind: str(func(c *Config) *string { return &c.DevnetManifest })},
+	{Flag: "manifest", Env: "TOKENRISK_DEVNET_MANIFEST", Usage: "write the devnet manifest (JSON) to this file", Commands: []string{CmdDevnet},
+		bind: str(func(c *Config) *string { return &c.DevnetManifest })},
+	{Flag: "rpc-addr", Env: "TOKENRISK_DEVNET_RPC_ADDR", Default: "127.0.0.1:8545", Usage: "JSON-RPC listen address of the standalone devnet", Commands: []string{CmdDevnet},
+		bind: str(func(c *Config) *string { return &c.DevnetRPCAddr })},
+	{Flag: "devnet-rpc", Env: "TOKENRISK_RPC_DEVNET", Usage: "use this running devnet node instead of starting one", Commands: []string{CmdServe, CmdScan},
+		bind: str(func(c *Config) *string { return &c.DevnetRPC })},
+	{Flag: "cache-ttl", Env: "TOKENRISK_CACHE_TTL", Default: "30s", Usage: "how long a scan result is served from cache (0 disables)", Commands: []string{CmdServe},
+		bind: dur(func(c *Config) *time.Duration { return &c.CacheTTL })},
+	{Flag: "scan-timeout", Env: "TOKENRISK_SCAN_TIMEOUT", Default: "20s", Usage: "deadline of one scan's upstream work", Commands: []string{CmdServe, CmdScan},
+		bind: dur(func(c *Config) *time.Duration { return &c.ScanTimeout })},
+	{Flag: "max-scans", Env: "TOKENRISK_MAX_SCANS", Default: "32", Usage: "upstream-heavy scans run at once (the admission queue's width)", Commands: []string{CmdServe},
+		bind: integer(func(c *Config) *int { return &c.MaxScans }, 32)},
+	{Flag: "queue-limit", Env: "TOKENRISK_QUEUE_LIMIT", Default: "64", Usage: "scans of one non-premium plan that may wait for admission before 503 overloaded", Commands: []string{CmdServe},
+		bind: integer(func(c *Config) *int { return &c.QueueLimit }, 64)},
+	{Flag: "shutdown-timeout", Env: "TOKENRISK_SHUTDOWN_TIMEOUT", Default: "30s", Usage: "how long shutdown waits for in-flight requests", Commands: []string{CmdServe},
+		bind: dur(func(c *Config) *time.Duration { return &c.ShutdownTimeout })},
+	{Flag: "log-level", Env: "TOKENRISK_LOG_LEVEL", Default: "info", Usage: "debug, info, warn or error", Commands: []string{CmdServe, CmdDevnet, CmdScan},
+		bind: str(func(c *Config) *string { return &c.LogLevel })},
+	{Flag: "log-format", Env: "TOKENRISK_LOG_FORMAT", Default: "json", Usage: "json or text", Commands: []string{CmdServe, CmdDevnet, CmdScan},
+		bind: str(func(c *Config) *string { return &c.LogFormat })},
+	{Flag: "etherscan-api-key", Env: "TOKENRISK_ETHERSCAN_API_KEY", Usage: "Etherscan-family API key (source verification, creator history)", Commands: []string{CmdServe, CmdScan},
+		bind: str(func(c *Config) *string { return &c.EtherscanAPIKey })},
+	{Flag: "etherscan-url", Env: "TOKENRISK_ETHERSCAN_URL", Usage: "Etherscan-family API base URL (empty: the explorer package's default)", Commands: []string{CmdServe, CmdScan},
+		bind: str(func(c *Config) *string { return &c.EtherscanURL })},
+	{Flag: "sourcify-url", Env: "TOKENRISK_SOURCIFY_URL", Usage: "Sourcify server URL (empty: the explorer package's default; \"none\" disables)", Commands: []string{CmdServe, CmdScan},
+		bind: str(func(c *Config) *string { return &c.SourcifyURL })},
+	{Flag: "plan", Env: "TOKENRISK_KEY_PLAN", Usage: "plan of the new key: free, pro or premium", Commands: []string{CmdKeysCreate},
+		bind: str(func(c *Config) *string { return &c.KeyPlan })},
+	{Flag: "name", Env: "TOKENRISK_KEY_NAME", Usage: "a name for the new key", Commands: []string{CmdKeysCreate},
+		bind: str(func(c *Config) *string { return &c.KeyName })},
+	{Flag: "json", Env: "TOKENRISK_JSON", Default: "false", Usage: "print the report as JSON", Commands: []string{CmdScan},
+		bind: boolean(func(c *Config) *bool { return &c.JSON })},
+}
+
+// Options returns the table of settings (for documentation).
+func Options() []Option { return slices.Clone(options) }
+
+// Load parses args (the flags and positional arguments after the command
+// name) for command, with TOKENRISK_* variables from getenv as defaults,
+// and validates the result. Flags may come before or after positional
+// arguments. Usage errors are printed to usage.
+func Load(command string, args []string, getenv func(string) string, usage io.Writer) (*Config, error) {
+	c := &Config{Command: command}
+	fs := flag.NewFlagSet("tokenrisk "+command, flag.ContinueOnError)
+	fs.SetOutput(usage)
+	var mine []Option
+	for _, o := range options {
+		if slices.Contains(o.Commands, command) {
+			o.bind(fs, c, o)
+			mine = append(mine, o)
+		}
+	}
+	explicit := map[string]bool{}
+	for _, o := range mine {
+		v := getenv(o.Env)
+		if v == "" {
+			continue
+		}
+		if err := fs.Set(o.Flag, v); err != nil {
+			return nil, fmt.Errorf("config: %s: %w", o.Env, err)
+		}
+		explicit[o.Flag] = true
+	}
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		c.Args = append(c.Args, rest[0])
+		rest = rest[1:]
+	}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if explicit["db"] && explicit["postgres"] {
+		return nil, errors.New("config: --db and --postgres are exclusive: pick one store")
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Config) validate() error {
+	var errs []error
+	switch c.Command {
+	case CmdServe:
+		if c.Addr == "" {
+			errs = append(errs, errors.New("--addr must not be empty"))
+		}
+		if c.CacheTTL < 0 {
+			errs = append(errs, errors.New("--cache-ttl must not be negative"))
+		}
+		if c.MaxScans < 1 {
+			errs = append(errs, errors.New("--max-scans must be at least 1"))
+		}
+		if c.QueueLimit < 0 {
+			errs = append(errs, errors.New("--queue-limit must not be negative"))
+		}
+		if c.ShutdownTimeout <= 0 {
+			errs = append(errs, errors.New("--shutdown-timeout must be positive"))
+		}
+		if c.DevnetManifest != "" && !c.Devnet {
+			errs = append(errs, errors.New("--devnet-manifest needs --devnet"))
+		}
+	case CmdKeysCreate:
+		if c.KeyPlan == "" {
+			errs = append(errs, errors.New("--plan is required (free, pro or premium)"))
+		}
+		if len(c.Args) != 0 {
+			errs = append(errs, fmt.Errorf("unexpected argument %q", c.Args[0]))
+		}
+	case CmdKeysRevoke:
+		if len(c.Args) != 1 {
+			errs = append(errs, errors.New("keys revoke takes exactly one KEY_ID"))
+		}
+	case CmdScan:
+		if len(c.Args) != 1 {
+			errs = append(errs, errors.New("scan takes exactly one ADDRESS"))
+		}
+	case CmdKeysList, CmdMigrate, CmdDevnet:
+		if len(c.Args) != 0 {
+			errs = append(errs, fmt.Errorf("unexpected argument %q", c.Args[0]))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("unknown command %q", c.Command))
+	}
+	if slices.Contains([]string{CmdServe, CmdScan}, c.Command) && c.ScanTimeout <= 0 {
+		errs = append(errs, errors.New("--scan-timeout must be positive"))
+	}
+	if slices.Contains([]string{CmdServe, CmdDevnet, CmdScan}, c.Command) {
+		if _, err := c.Level(); err != nil {
+			errs = append(errs, err)
+		}
+		if c.LogFormat != "json" && c.LogFormat != "text" {
+			errs = append(errs, fmt.Errorf("--log-format must be json or text, got %q", c.LogFormat))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	return nil
+}
+
+// Level returns the configured log level.
+func (c *Config) Level() (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(strings.ToLower(c.LogLevel))); err != nil {
+		return 0, fmt.Errorf("--log-level must be debug, info, warn or error, got %q", c.LogLevel)
+	}
+	return l, nil
+}
+
+// Logger returns a slog logger writing to w in the configured format and
+// level.
+func (c *Config) Logger(w io.Writer) *slog.Logger {
+	l, err := c.Level()
+	if err != nil {
+		l = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	if c.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}

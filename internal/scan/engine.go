@@ -1,0 +1,294 @@
+package scan
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/tokenrisk/tokenrisk/internal/cache"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+)
+
+// Group runs identical work in flight once and shares its result
+// (internal/dedupe implements it, in process or across instances).
+type Group interface {
+	Do(ctx context.Context, key string, fn func(context.Context) ([]byte, error)) ([]byte, bool, error)
+}
+
+// Observer receives the engine's measurements (*metrics.Metrics implements
+// it). Every method must be safe for concurrent use.
+type Observer interface {
+	ScanDuration(chain string, d time.Duration)
+	QueueDepth(priority string, n int)
+	CacheLookup(hit bool)
+	DedupeShared()
+}
+
+// EngineOptions configures an Engine. Zero values get working defaults
+// except Adapters and Registry.
+type EngineOptions struct {
+	Adapters []Adapter
+	// Registry says which chains of each kind are enabled.
+	Registry  *chains.Registry
+	Catalogue *risk.Catalogue
+	// Cache holds reports for CacheTTL; nil or a zero TTL disables it.
+	Cache    cache.Cache
+	CacheTTL time.Duration
+	// Dedupe shares identical scans in flight; nil runs each scan itself.
+	Dedupe Group
+	// ScanTimeout bounds one adapter assessment (default 20s).
+	ScanTimeout time.Duration
+	// MaxConcurrent is how many uncached scans run at once (default 32).
+	MaxConcurrent int
+	// QueueLimit is how many low or normal priority scans may wait each
+	// (default 64; negative means none may wait).
+	QueueLimit int
+	Version    string
+	Now        func() time.Time
+	// NewID returns a fresh scan id (default "scn_" + ULID).
+	NewID    func() string
+	Observer Observer
+}
+
+// Engine runs scans: address parsing, plan check, cache, in-flight dedupe,
+// admission, the adapter's assessment under a deadline, and scoring.
+type Engine struct {
+	adapters  map[chains.Kind]Adapter
+	reg       *chains.Registry
+	cat       *risk.Catalogue
+	cache     cache.Cache
+	ttl       time.Duration
+	dedupe    Group
+	timeout   time.Duration
+	admission *admission
+	version   string
+	now       func() time.Time
+	newID     func() string
+	obs       Observer
+}
+
+// ScanRequest is one scan as a client asked for it.
+type ScanRequest struct {
+	// Address is the raw address (whitespace is trimmed).
+	Address string
+	// Chains are the chain keys the caller's plan may use.
+	Chains   []string
+	Priority Priority
+}
+
+// NewEngine builds an engine from opts.
+func NewEngine(opts EngineOptions) (*Engine, error) {
+	if opts.Registry == nil {
+		return nil, errors.New("scan: engine needs a chain registry")
+	}
+	e := &Engine{
+		adapters: map[chains.Kind]Adapter{},
+		reg:      opts.Registry,
+		cat:      opts.Catalogue,
+		cache:    opts.Cache,
+		ttl:      opts.CacheTTL,
+		dedupe:   opts.Dedupe,
+		timeout:  opts.ScanTimeout,
+		version:  opts.Version,
+		now:      opts.Now,
+		newID:    opts.NewID,
+		obs:      opts.Observer,
+	}
+	for _, a := range opts.Adapters {
+		if _, dup := e.adapters[a.Kind()]; dup {
+			return nil, fmt.Errorf("scan: two adapters for kind %s", a.Kind())
+		}
+		e.adapters[a.Kind()] = a
+	}
+	if e.cat == nil {
+		e.cat = risk.NewCatalogue()
+	}
+	if e.timeout <= 0 {
+		e.timeout = 20 * time.Second
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.newID == nil {
+		e.newID = NewScanID
+	}
+	if e.obs == nil {
+		e.obs = nopObserver{}
+	}
+	if e.version == "" {
+		e.version = "dev"
+	}
+	slots, limit := opts.MaxConcurrent, opts.QueueLimit
+	if slots <= 0 {
+		slots = 32
+	}
+	switch {
+	case limit == 0:
+		limit = 64
+	case limit < 0:
+		limit = 0
+	}
+	e.admission = newAdmission(slots, limit, func(p Priority, n int) { e.obs.QueueDepth(p.String(), n) })
+	return e, nil
+}
+
+// NewScanID returns a new scan id: "scn_" and a ULID (time-ordered).
+func NewScanID() string { return "scn_" + ulid.Make().String() }
+
+// Version returns the engine version written in every report.
+func (e *Engine) Version() string { return e.version }
+
+// Catalogue returns the flag catalogue the engine scores with.
+func (e *Engine) Catalogue() *risk.Catalogue { return e.cat }
+
+// Allowed checks, before any I/O, that the plan's chains include at least
+// one enabled chain of the address's kind and that the server can scan
+// that kind. It returns the parsed address.
+func (e *Engine) Allowed(address string, planChains []string) (chains.Address, error) {
+	addr, err := chains.ParseAddress(address)
+	if err != nil {
+		return chains.Address{}, err
+	}
+	if _, ok := e.adapters[addr.Kind]; !ok {
+		return addr, fault.Errorf(fault.Unavailable, "%s addresses cannot be scanned on this server", addr.Kind)
+	}
+	enabled := e.reg.Enabled(addr.Kind)
+	if len(enabled) == 0 {
+		return addr, fault.Errorf(fault.Unavailable, "no %s chain is enabled on this server", addr.Kind)
+	}
+	for _, c := range enabled {
+		if slices.Contains(planChains, c.Key) {
+			return addr, nil
+		}
+	}
+	return addr, fault.Errorf(fault.PlanForbidden, "your plan includes no %s chain enabled here", addr.Kind)
+}
+
+// Scan answers one scan request with a scored report.
+//
+// A cache hit answers with the original scan's facts, scores and
+// scanned_at (the time the facts were read), a fresh scan_id, cached=true
+// and this request's duration_ms. A scan sharing an identical one in
+// flight gets a fresh scan_id too, with cached=false. Cache hits and
+// shared scans do not take an admission slot.
+func (e *Engine) Scan(ctx context.Context, req ScanRequest) (*Report, error) {
+	start := e.now()
+	addr, err := e.Allowed(req.Address, req.Chains)
+	if err != nil {
+		return nil, err
+	}
+	adapter := e.adapters[addr.Kind]
+	planChains := slices.Clone(req.Chains)
+	slices.Sort(planChains)
+	planChains = slices.Compact(planChains)
+	key := "scan:v1:" + addr.Canonical + ":" + strings.Join(planChains, ",")
+
+	if e.cache != nil && e.ttl > 0 {
+		if b, ok, err := e.cache.Get(ctx, key); err == nil && ok {
+			r, err := decodeReport(b)
+			if err == nil {
+				e.obs.CacheLookup(true)
+				r.ScanID = e.newID()
+				r.Cached = true
+				r.DurationMS = e.now().Sub(start).Milliseconds()
+				return r, nil
+			}
+		}
+		e.obs.CacheLookup(false)
+	}
+
+	run := func(ctx context.Context) ([]byte, error) {
+		return e.assess(ctx, adapter, addr, planChains, key, req.Priority)
+	}
+	var b []byte
+	shared := false
+	if e.dedupe != nil {
+		b, shared, err = e.dedupe.Do(ctx, key, run)
+	} else {
+		b, err = run(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if shared {
+		e.obs.DedupeShared()
+	}
+	r, err := decodeReport(b)
+	if err != nil {
+		return nil, err
+	}
+	r.ScanID = e.newID()
+	r.DurationMS = e.now().Sub(start).Milliseconds()
+	return r, nil
+}
+
+// assess runs the adapter under admission and the scan deadline and
+// returns the report as JSON (what the cache and dedupe share).
+func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, planChains []string, key string, p Priority) ([]byte, error) {
+	release, err := e.admission.acquire(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	// The scan outlives a client that hangs up: others may share it and
+	// its result is cached.
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.timeout)
+	defer cancel()
+	start := e.now()
+	as, err := a.Assess(actx, Request{Address: addr, Chains: planChains})
+	if err != nil {
+		var fe *fault.Error
+		if !errors.As(err, &fe) && errors.Is(actx.Err(), context.DeadlineExceeded) {
+			return nil, fault.Wrap(err, fault.UpstreamTimeout, "the scan deadline passed before a verdict")
+		}
+		return nil, fmt.Errorf("scan %s: %w", addr.Canonical, err)
+	}
+	if as == nil {
+		return nil, fmt.Errorf("scan %s: adapter returned no assessment", addr.Canonical)
+	}
+	r := Build(e.cat, addr, as)
+	r.ScannedAt = start.UTC().Truncate(time.Millisecond)
+	d := e.now().Sub(start)
+	r.DurationMS = d.Milliseconds()
+	r.EngineVersion = e.version
+	e.obs.ScanDuration(r.Chain, d)
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: encode report: %w", addr.Canonical, err)
+	}
+	if e.cache != nil && e.ttl > 0 {
+		// A cache that fails to store costs a future scan, not this one.
+		_ = e.cache.Set(actx, key, b, e.ttl)
+	}
+	return b, nil
+}
+
+func decodeReport(b []byte) (*Report, error) {
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("scan: decode report: %w", err)
+	}
+	return &r, nil
+}
+
+type nopObserver struct{}
+
+func (nopObserver) ScanDuration(string, time.Duration) {}
+func (nopObserver) QueueDepth(string, int)             {}
+func (nopObserver) CacheLookup(bool)                   {}
+func (nopObserver) DedupeShared()                      {}
+
+// Queued returns how many scans wait for admission.
+func (e *Engine) Queued() int {
+	e.admission.mu.Lock()
+	defer e.admission.mu.Unlock()
+	return e.admission.queued()
+}
