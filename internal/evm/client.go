@@ -1,0 +1,535 @@
+// Package evm collects the facts of an EVM token over JSON-RPC: detection,
+// bytecode, proxies, the lens call, pools, the honeypot simulation,
+// privilege probes and holders, and assembles them into a scan assessment.
+package evm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// ClientOptions tune a Client; the zero value is usable.
+type ClientOptions struct {
+	// HTTPClient sends the requests; nil means a client with sane timeouts.
+	HTTPClient *http.Client
+	// MaxConcurrent caps the HTTP requests in flight to this chain (default 8).
+	MaxConcurrent int
+	// Retries is how many extra rounds over all URLs are tried after every
+	// URL failed with a retryable error (default 2; negative means none).
+	Retries int
+	// Backoff is the pause before the first retry round, doubled each round
+	// (default 100ms).
+	Backoff time.Duration
+	// AttemptTimeout bounds one HTTP request to one URL, so that a hanging
+	// endpoint fails over (default 10s).
+	AttemptTimeout time.Duration
+	// Upstream, when set, is called once per upstream HTTP request with the
+	// chain key and the JSON-RPC method ("batch" for a mixed batch).
+	Upstream func(chain, method string)
+}
+
+// Client is a JSON-RPC client for one chain: several URLs tried in order,
+// retries with backoff, a concurrency cap and real batching (N calls in one
+// HTTP POST). Results are delivered into go-ethereum rpc.BatchElem values.
+type Client struct {
+	chain    string
+	urls     []string
+	http     *http.Client
+	sem      chan struct{}
+	retries  int
+	backoff  time.Duration
+	attempt  time.Duration
+	upstream func(chain, method string)
+	requests atomic.Int64
+	nextID   atomic.Uint64
+}
+
+// NewClient returns a client for chain reaching it through urls, in order.
+func NewClient(chain string, urls []string, opts ClientOptions) *Client {
+	c := &Client{
+		chain:    chain,
+		urls:     append([]string(nil), urls...),
+		http:     opts.HTTPClient,
+		retries:  opts.Retries,
+		backoff:  opts.Backoff,
+		attempt:  opts.AttemptTimeout,
+		upstream: opts.Upstream,
+	}
+	if c.http == nil {
+		c.http = &http.Client{Transport: &http.Transport{
+			Proxy:               http.ProxyFromEnvironment,
+			MaxIdleConnsPerHost: 16,
+			IdleConnTimeout:     90 * time.Second,
+			TLSHandshakeTimeout: 5 * time.Second,
+		}}
+	}
+	n := opts.MaxConcurrent
+	if n <= 0 {
+		n = 8
+	}
+	c.sem = make(chan struct{}, n)
+	if c.retries == 0 {
+		c.retries = 2
+	} else if c.retries < 0 {
+		c.retries = 0
+	}
+	if c.backoff <= 0 {
+		c.backoff = 100 * time.Millisecond
+	}
+	if c.attempt <= 0 {
+		c.attempt = 10 * time.Second
+	}
+	return c
+}
+
+// Chain returns the chain key the client serves.
+func (c *Client) Chain() string { return c.chain }
+
+// Requests returns how many upstream HTTP requests the client has sent.
+func (c *Client) Requests() int64 { return c.requests.Load() }
+
+// RPCError is an error answered by the node for one call. Data holds the
+// error's data field (for reverts: the hex revert payload).
+type RPCError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string { return e.Message }
+
+// ErrorCode returns the JSON-RPC error code (go-ethereum's rpc.Error).
+func (e *RPCError) ErrorCode() int { return e.Code }
+
+// ErrorData returns the error's data decoded as a string when it is one
+// (go-ethereum's rpc.DataError), else the raw JSON.
+func (e *RPCError) ErrorData() any {
+	var s string
+	if json.Unmarshal(e.Data, &s) == nil {
+		return s
+	}
+	if len(e.Data) == 0 {
+		return nil
+	}
+	return string(e.Data)
+}
+
+// RevertData returns the revert payload carried by a call's error, if any.
+func RevertData(err error) ([]byte, bool) {
+	var de rpc.DataError
+	if !errors.As(err, &de) {
+		return nil, false
+	}
+	s, ok := de.ErrorData().(string)
+	if !ok {
+		return nil, false
+	}
+	b, err2 := hexutil.Decode(s)
+	if err2 != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+// TransportError says that no URL of the chain answered a request. Its
+// message never contains a URL.
+type TransportError struct {
+	Chain   string
+	Timeout bool
+	Err     error
+}
+
+func (e *TransportError) Error() string {
+	if e.Timeout {
+		return fmt.Sprintf("%s: every RPC endpoint timed out: %v", e.Chain, e.Err)
+	}
+	return fmt.Sprintf("%s: every RPC endpoint failed: %v", e.Chain, e.Err)
+}
+
+func (e *TransportError) Unwrap() error { return e.Err }
+
+type request struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      uint64 `json:"id"`
+	Method  string `json:"method"`
+	Params  []any  `json:"params"`
+}
+
+type response struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *RPCError       `json:"error"`
+}
+
+// attemptError is one URL's failure; retryable failures earn another round.
+type attemptError struct {
+	retryable bool
+	timeout   bool
+	err       error
+}
+
+// Call sends one JSON-RPC call and decodes its result into result.
+func (c *Client) Call(ctx context.Context, result any, method string, args ...any) error {
+	elems := []rpc.BatchElem{{Method: method, Args: args, Result: result}}
+	if err := c.Batch(ctx, elems); err != nil {
+		return err
+	}
+	return elems[0].Error
+}
+
+// Batch sends elems as one JSON-RPC batch in one HTTP request (a single
+// element is sent as a plain call). The returned error is a transport
+// failure of the whole batch (*TransportError or the context's error);
+// each element's own error is in its Error field.
+func (c *Client) Batch(ctx context.Context, elems []rpc.BatchElem) error {
+	if len(elems) == 0 {
+		return nil
+	}
+	if len(c.urls) == 0 {
+		return &TransportError{Chain: c.chain, Err: errors.New("no RPC endpoint configured")}
+	}
+	reqs := make([]request, len(elems))
+	byID := make(map[uint64]int, len(elems))
+	for i, el := range elems {
+		id := c.nextID.Add(1)
+		params := el.Args
+		if params == nil {
+			params = []any{}
+		}
+		reqs[i] = request{JSONRPC: "2.0", ID: id, Method: el.Method, Params: params}
+		byID[id] = i
+	}
+	var body []byte
+	var err error
+	if len(reqs) == 1 {
+		body, err = json.Marshal(reqs[0])
+	} else {
+		body, err = json.Marshal(reqs)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: encode request: %w", c.chain, err)
+	}
+	method := elems[0].Method
+	for _, el := range elems[1:] {
+		if el.Method != method {
+			method = "batch"
+			break
+		}
+	}
+
+	select {
+	case c.sem <- struct{}{}:
+		defer func() { <-c.sem }()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+
+	var last *attemptError
+	for round := 0; round <= c.retries; round++ {
+		if round > 0 {
+			wait := c.backoff << (round - 1)
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return c.finalError(ctx, last)
+			case <-t.C:
+			}
+		}
+		retry := false
+		for i := range c.urls {
+			resps, aerr := c.post(ctx, i, method, body)
+			if aerr == nil {
+				return deliver(elems, byID, resps)
+			}
+			last = aerr
+			if ctx.Err() != nil {
+				return c.finalError(ctx, last)
+			}
+			retry = retry || aerr.retryable
+		}
+		if !retry {
+			break
+		}
+	}
+	return c.finalError(ctx, last)
+}
+
+func (c *Client) finalError(ctx context.Context, last *attemptError) error {
+	if ctx.Err() != nil && last == nil {
+		return ctx.Err()
+	}
+	if last == nil {
+		return &TransportError{Chain: c.chain, Err: errors.New("no attempt made")}
+	}
+	timeout := last.timeout || errors.Is(ctx.Err(), context.DeadlineExceeded)
+	return &TransportError{Chain: c.chain, Timeout: timeout, Err: last.err}
+}
+
+// maxResponse bounds a response body (getLogs pages can be large).
+const maxResponse = 64 << 20
+
+// post sends body to URL i and parses the responses.
+func (c *Client) post(ctx context.Context, i int, method string, body []byte) ([]response, *attemptError) {
+	actx, cancel := context.WithTimeout(ctx, c.attempt)
+	defer cancel()
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, c.urls[i], bytes.NewReader(body))
+	if err != nil {
+		return nil, &attemptError{err: fmt.Errorf("endpoint %d: bad URL", i+1)}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	c.requests.Add(1)
+	if c.upstream != nil {
+		c.upstream(c.chain, method)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		timeout := isTimeout(err) || errors.Is(actx.Err(), context.DeadlineExceeded)
+		return nil, &attemptError{retryable: true, timeout: timeout, err: fmt.Errorf("endpoint %d: %w", i+1, stripURL(err))}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
+	if err != nil {
+		return nil, &attemptError{retryable: true, timeout: isTimeout(err), err: fmt.Errorf("endpoint %d: read: %w", i+1, stripURL(err))}
+	}
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
+		return nil, &attemptError{retryable: true, err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, &attemptError{err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
+	}
+	data = bytes.TrimSpace(data)
+	var resps []response
+	switch {
+	case len(data) > 0 && data[0] == '[':
+		if err := json.Unmarshal(data, &resps); err != nil {
+			return nil, &attemptError{retryable: true, err: fmt.Errorf("endpoint %d: malformed response: %w", i+1, err)}
+		}
+	case len(data) > 0 && data[0] == '{':
+		var one response
+		if err := json.Unmarshal(data, &one); err != nil {
+			return nil, &attemptError{retryable: true, err: fmt.Errorf("endpoint %d: malformed response: %w", i+1, err)}
+		}
+		// A batch answered by one id-less error is the provider refusing
+		// the whole request (often a rate limit).
+		if one.Error != nil && (len(one.ID) == 0 || string(one.ID) == "null") {
+			return nil, &attemptError{retryable: true, err: fmt.Errorf("endpoint %d: %s", i+1, one.Error.Message)}
+		}
+		resps = []response{one}
+	default:
+		return nil, &attemptError{retryable: true, err: fmt.Errorf("endpoint %d: response is not JSON-RPC", i+1)}
+	}
+	return resps, nil
+}
+
+// deliver decodes responses into their elements by id.
+func deliver(elems []rpc.BatchElem, byID map[uint64]int, resps []response) error {
+	seen := make([]bool, len(elems))
+	for _, r := range resps {
+		id, err := strconv.ParseUint(string(bytes.Trim(r.ID, `"`)), 10, 64)
+		if err != nil {
+			continue
+		}
+		i, ok := byID[id]
+		if !ok || seen[i] {
+			continue
+		}
+		seen[i] = true
+		el := &elems[i]
+		switch {
+		case r.Error != nil:
+			el.Error = r.Error
+		case len(r.Result) == 0:
+			el.Error = errors.New("response without result")
+		case el.Result != nil:
+			if err := json.Unmarshal(r.Result, el.Result); err != nil {
+				el.Error = fmt.Errorf("decode %s result: %w", el.Method, err)
+			}
+		}
+	}
+	for i, ok := range seen {
+		if !ok {
+			elems[i].Error = errors.New("no response for this call")
+		}
+	}
+	return nil
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
+}
+
+// stripURL removes the request URL (which may carry an API key) from an
+// HTTP client error.
+func stripURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// Block parameters: the adapter reads the latest state.
+const latest = "latest"
+
+// CodeAt returns the code at addr.
+func (c *Client) CodeAt(ctx context.Context, addr common.Address) ([]byte, error) {
+	var code hexutil.Bytes
+	if err := c.Call(ctx, &code, "eth_getCode", addr, latest); err != nil {
+		return nil, fmt.Errorf("eth_getCode: %w", err)
+	}
+	return code, nil
+}
+
+// StorageAt returns the storage word of addr at slot.
+func (c *Client) StorageAt(ctx context.Context, addr common.Address, slot common.Hash) (common.Hash, error) {
+	var v hexutil.Bytes
+	if err := c.Call(ctx, &v, "eth_getStorageAt", addr, slot, latest); err != nil {
+		return common.Hash{}, fmt.Errorf("eth_getStorageAt: %w", err)
+	}
+	return common.BytesToHash(v), nil
+}
+
+// BalanceAt returns the native balance of addr.
+func (c *Client) BalanceAt(ctx context.Context, addr common.Address) (*big.Int, error) {
+	var v hexutil.Big
+	if err := c.Call(ctx, &v, "eth_getBalance", addr, latest); err != nil {
+		return nil, fmt.Errorf("eth_getBalance: %w", err)
+	}
+	return (*big.Int)(&v), nil
+}
+
+// NonceAt returns the transaction count of addr.
+func (c *Client) NonceAt(ctx context.Context, addr common.Address) (uint64, error) {
+	var v hexutil.Uint64
+	if err := c.Call(ctx, &v, "eth_getTransactionCount", addr, latest); err != nil {
+		return 0, fmt.Errorf("eth_getTransactionCount: %w", err)
+	}
+	return uint64(v), nil
+}
+
+// BlockNumber returns the latest block number.
+func (c *Client) BlockNumber(ctx context.Context) (uint64, error) {
+	var v hexutil.Uint64
+	if err := c.Call(ctx, &v, "eth_blockNumber"); err != nil {
+		return 0, fmt.Errorf("eth_blockNumber: %w", err)
+	}
+	return uint64(v), nil
+}
+
+// CallMsg is an eth_call request.
+type CallMsg struct {
+	From  *common.Address `json:"from,omitempty"`
+	To    common.Address  `json:"to"`
+	Gas   hexutil.Uint64  `json:"gas,omitempty"`
+	Value *hexutil.Big    `json:"value,omitempty"`
+	Data  hexutil.Bytes   `json:"input"`
+}
+
+// OverrideAccount is one account's state override for eth_call.
+type OverrideAccount struct {
+	Nonce     *hexutil.Uint64             `json:"nonce,omitempty"`
+	Code      hexutil.Bytes               `json:"code,omitempty"`
+	Balance   *hexutil.Big                `json:"balance,omitempty"`
+	State     map[common.Hash]common.Hash `json:"state,omitempty"`
+	StateDiff map[common.Hash]common.Hash `json:"stateDiff,omitempty"`
+}
+
+// StateOverride is eth_call's third parameter: accounts replaced for the call.
+type StateOverride map[common.Address]OverrideAccount
+
+// CallElem builds the batch element of an eth_call against the latest
+// block with optional state overrides; result receives the return data.
+func CallElem(msg CallMsg, overrides StateOverride, result *hexutil.Bytes) rpc.BatchElem {
+	args := []any{msg, latest}
+	if len(overrides) > 0 {
+		args = append(args, overrides)
+	}
+	return rpc.BatchElem{Method: "eth_call", Args: args, Result: result}
+}
+
+// CallContract runs an eth_call with optional state overrides and returns
+// its return data. A revert comes back as an *RPCError carrying the revert
+// data (see RevertData).
+func (c *Client) CallContract(ctx context.Context, msg CallMsg, overrides StateOverride) ([]byte, error) {
+	var out hexutil.Bytes
+	elems := []rpc.BatchElem{CallElem(msg, overrides, &out)}
+	if err := c.Batch(ctx, elems); err != nil {
+		return nil, err
+	}
+	if elems[0].Error != nil {
+		return nil, fmt.Errorf("eth_call: %w", elems[0].Error)
+	}
+	return out, nil
+}
+
+// CodeElem builds the batch element of eth_getCode at addr.
+func CodeElem(addr common.Address, result *hexutil.Bytes) rpc.BatchElem {
+	return rpc.BatchElem{Method: "eth_getCode", Args: []any{addr, latest}, Result: result}
+}
+
+// StorageElem builds the batch element of eth_getStorageAt.
+func StorageElem(addr common.Address, slot common.Hash, result *hexutil.Bytes) rpc.BatchElem {
+	return rpc.BatchElem{Method: "eth_getStorageAt", Args: []any{addr, slot, latest}, Result: result}
+}
+
+// BalanceElem builds the batch element of eth_getBalance.
+func BalanceElem(addr common.Address, result *hexutil.Big) rpc.BatchElem {
+	return rpc.BatchElem{Method: "eth_getBalance", Args: []any{addr, latest}, Result: result}
+}
+
+// NonceElem builds the batch element of eth_getTransactionCount.
+func NonceElem(addr common.Address, result *hexutil.Uint64) rpc.BatchElem {
+	return rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{addr, latest}, Result: result}
+}
+
+// BlockNumberElem builds the batch element of eth_blockNumber.
+func BlockNumberElem(result *hexutil.Uint64) rpc.BatchElem {
+	return rpc.BatchElem{Method: "eth_blockNumber", Result: result}
+}
+
+// logFilter is eth_getLogs' parameter.
+type logFilter struct {
+	FromBlock hexutil.Uint64   `json:"fromBlock"`
+	ToBlock   hexutil.Uint64   `json:"toBlock"`
+	Address   []common.Address `json:"address,omitempty"`
+	Topics    [][]common.Hash  `json:"topics,omitempty"`
+}
+
+// FilterLogs returns the logs matching q; q needs explicit From and To
+// blocks.
+func (c *Client) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error) {
+	if q.FromBlock == nil || q.ToBlock == nil {
+		return nil, errors.New("eth_getLogs: from and to blocks are required")
+	}
+	f := logFilter{
+		FromBlock: hexutil.Uint64(q.FromBlock.Uint64()),
+		ToBlock:   hexutil.Uint64(q.ToBlock.Uint64()),
+		Address:   q.Addresses,
+		Topics:    q.Topics,
+	}
+	var logs []types.Log
+	if err := c.Call(ctx, &logs, "eth_getLogs", f); err != nil {
+		return nil, fmt.Errorf("eth_getLogs: %w", err)
+	}
+	return logs, nil
+}
