@@ -62,6 +62,9 @@ func New() *Metrics {
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.scanDuration, m.upstream, m.queueDepth, m.cache, m.dedupe,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, p := range []string{"low", "normal", "high"} {
+		m.queueDepth.WithLabelValues(p).Set(0)
+	}
 	return m
 }
 

@@ -157,19 +157,24 @@ func (e *Engine) Allowed(address string, planChains []string) (chains.Address, e
 	if err != nil {
 		return chains.Address{}, err
 	}
-	if _, ok := e.adapters[addr.Kind]; !ok {
-		return addr, fault.Errorf(fault.Unavailable, "%s addresses cannot be scanned on this server", addr.Kind)
-	}
 	enabled := e.reg.Enabled(addr.Kind)
 	if len(enabled) == 0 {
 		return addr, fault.Errorf(fault.Unavailable, "no %s chain is enabled on this server", addr.Kind)
 	}
+	inPlan := false
 	for _, c := range enabled {
 		if slices.Contains(planChains, c.Key) {
-			return addr, nil
+			inPlan = true
+			break
 		}
 	}
-	return addr, fault.Errorf(fault.PlanForbidden, "your plan includes no %s chain enabled here", addr.Kind)
+	if !inPlan {
+		return addr, fault.Errorf(fault.PlanForbidden, "your plan includes no %s chain enabled here", addr.Kind)
+	}
+	if _, ok := e.adapters[addr.Kind]; !ok {
+		return addr, fault.Errorf(fault.Unavailable, "%s addresses cannot be scanned on this server", addr.Kind)
+	}
+	return addr, nil
 }
 
 // Scan answers one scan request with a scored report.
@@ -292,3 +297,6 @@ func (e *Engine) Queued() int {
 	defer e.admission.mu.Unlock()
 	return e.admission.queued()
 }
+
+// ChainKeys returns the enabled chains' keys, sorted.
+func (e *Engine) ChainKeys() []string { return e.reg.Keys() }

@@ -1,0 +1,136 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+)
+
+type ctxKey int
+
+const (
+	requestIDKey ctxKey = iota
+	accountKey
+)
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+// validRequestID accepts a client's X-Request-ID only when it is short and
+// plain, so that it can be echoed and logged safely.
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.', c == ':':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *statusRecorder) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach Flush and deadlines.
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe gives every request an id, recovers panics as a bare 500, logs
+// one line per request and counts it by route pattern and status.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-ID")
+		if !validRequestID(id) {
+			id = "req_" + ulid.Make().String()
+		}
+		w.Header().Set("X-Request-ID", id)
+		holder := &Account{}
+		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		r = r.WithContext(context.WithValue(ctx, accountKey, holder))
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.ErrorContext(r.Context(), "handler panic", "request_id", id, "panic", v)
+				if rec.status == 0 {
+					s.writeProblem(rec, r, fault.Internal, "internal error")
+				}
+			}
+			route := r.Pattern
+			if route == "" {
+				route = "unmatched"
+			}
+			d := time.Since(start)
+			if s.metrics != nil {
+				s.metrics.Request(route, rec.status, d)
+			}
+			attrs := []any{"request_id", id, "method", r.Method, "route", route, "status", rec.status,
+				"duration_ms", float64(d.Microseconds()) / 1000, "bytes", rec.bytes}
+			if holder.Key.ID != "" {
+				attrs = append(attrs, "key_id", holder.Key.ID, "plan", holder.Plan.Name)
+			}
+			s.log.InfoContext(r.Context(), "request", attrs...)
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+// authed requires a valid bearer key and puts its account in the context.
+// The key itself is never logged or echoed.
+func (s *Server) authed(next func(http.ResponseWriter, *http.Request, *Account)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := r.Header.Get("Authorization")
+		scheme, secret, ok := strings.Cut(h, " ")
+		secret = strings.TrimSpace(secret)
+		if !ok || !strings.EqualFold(scheme, "Bearer") || secret == "" {
+			s.writeProblem(w, r, fault.Unauthorized, "send your API key as Authorization: Bearer <key>")
+			return
+		}
+		key, plan, err := s.auth.Authenticate(r.Context(), secret)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		a := &Account{Key: key, Plan: plan, Chains: plan.AllowedChains(s.scanner.ChainKeys())}
+		// The access log reads the account from the outermost request;
+		// sharing the pointer through the context keeps it visible there.
+		if holder, ok := r.Context().Value(accountKey).(*Account); ok && holder != nil {
+			*holder = *a
+			a = holder
+		}
+		next(w, r, a)
+	})
+}

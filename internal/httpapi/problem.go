@@ -1,0 +1,124 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+)
+
+// statusOf is the one map from error codes to HTTP statuses.
+var statusOf = map[fault.Code]int{
+	fault.InvalidJSON:          http.StatusBadRequest,
+	fault.InvalidAddress:       http.StatusBadRequest,
+	fault.InvalidChecksum:      http.StatusBadRequest,
+	fault.InvalidRequest:       http.StatusBadRequest,
+	fault.Unauthorized:         http.StatusUnauthorized,
+	fault.PlanForbidden:        http.StatusForbidden,
+	fault.NotFound:             http.StatusNotFound,
+	fault.TokenNotFound:        http.StatusNotFound,
+	fault.MethodNotAllowed:     http.StatusMethodNotAllowed,
+	fault.BodyTooLarge:         http.StatusRequestEntityTooLarge,
+	fault.UnsupportedMediaType: http.StatusUnsupportedMediaType,
+	fault.NotAToken:            http.StatusUnprocessableEntity,
+	fault.RateLimited:          http.StatusTooManyRequests,
+	fault.QuotaExceeded:        http.StatusTooManyRequests,
+	fault.Overloaded:           http.StatusServiceUnavailable,
+	fault.Unavailable:          http.StatusServiceUnavailable,
+	fault.UpstreamError:        http.StatusBadGateway,
+	fault.UpstreamTimeout:      http.StatusGatewayTimeout,
+	fault.Internal:             http.StatusInternalServerError,
+}
+
+// StatusOf returns the HTTP status of an error code.
+func StatusOf(c fault.Code) int {
+	if s, ok := statusOf[c]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// Problem is an RFC 9457 problem document with tokenrisk's code and
+// request id.
+type Problem struct {
+	Type      string `json:"type"`
+	Title     string `json:"title"`
+	Status    int    `json:"status"`
+	Detail    string `json:"detail"`
+	Code      string `json:"code"`
+	RequestID string `json:"request_id"`
+}
+
+// problemType is the type URI of a code's problem.
+func problemType(c fault.Code) string { return "urn:tokenrisk:problem:" + string(c) }
+
+// writeError answers err as problem+json. Errors without a fault code are
+// logged and answered as a bare 500, so that no cause, URL or stack
+// reaches the client. overloaded answers carry Retry-After.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code := fault.CodeOf(err)
+	if code == fault.Internal && errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		// The client hung up; nobody reads this answer.
+		s.log.DebugContext(r.Context(), "request cancelled by client", "err", err)
+	} else if code == fault.Internal || code == fault.Unavailable || code == fault.UpstreamError || code == fault.UpstreamTimeout {
+		s.log.ErrorContext(r.Context(), "request failed", "code", code, "err", err)
+	}
+	if code == fault.Overloaded && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", strconv.Itoa(int(overloadedRetry/time.Second)))
+	}
+	s.writeProblem(w, r, code, fault.MessageOf(err))
+}
+
+// overloadedRetry is the Retry-After of a 503 overloaded answer: scans
+// take about a second, so a slot frees within it.
+const overloadedRetry = 1 * time.Second
+
+func (s *Server) writeProblem(w http.ResponseWriter, r *http.Request, code fault.Code, detail string) {
+	status := StatusOf(code)
+	if code == fault.Unauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="tokenrisk"`)
+	}
+	p := Problem{
+		Type:      problemType(code),
+		Title:     http.StatusText(status),
+		Status:    status,
+		Detail:    detail,
+		Code:      string(code),
+		RequestID: requestID(r.Context()),
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		s.log.ErrorContext(r.Context(), "encode problem", "err", err)
+		b = []byte(`{"type":"about:blank","title":"Internal Server Error","status":500,"detail":"internal error","code":"internal","request_id":""}`)
+		status = http.StatusInternalServerError
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/problem+json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// writeJSON answers v as JSON with status.
+func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeRawJSON(w, status, b)
+}
+
+func (s *Server) writeRawJSON(w http.ResponseWriter, status int, b []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+	_, _ = w.Write([]byte{'\n'})
+}

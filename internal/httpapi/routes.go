@@ -1,0 +1,55 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+)
+
+// routes is the whole API in one table. Each path also has a method-less
+// pattern answering 405 with Allow, and "/" answers 404, both as
+// problem+json rather than the mux's plain text.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+
+	mux.Handle("POST /api/v1/scan", s.authed(s.handleScan))
+	mux.Handle("POST /api/v1/scan/{$}", s.authed(s.handleScan))
+	mux.Handle("GET /api/v1/scans", s.authed(s.historyOnly(s.handleListScans)))
+	mux.Handle("GET /api/v1/scans/export", s.authed(s.historyOnly(s.handleExport)))
+	mux.Handle("GET /api/v1/scans/{scan_id}", s.authed(s.historyOnly(s.handleGetScan)))
+	mux.Handle("GET /api/v1/usage", s.authed(s.handleUsage))
+	mux.HandleFunc("GET /api/v1/flags", s.handleFlags)
+	mux.HandleFunc("GET /api/v1/openapi.json", s.handleOpenAPI)
+	mux.HandleFunc("GET /healthz", s.handleHealthz)
+	mux.HandleFunc("GET /readyz", s.handleReadyz)
+	if s.metrics != nil {
+		mux.Handle("GET /metrics", s.metrics.Handler())
+	}
+
+	const get = "GET, HEAD"
+	for path, allow := range map[string]string{
+		"/api/v1/scan":            "POST",
+		"/api/v1/scan/{$}":        "POST",
+		"/api/v1/scans":           get,
+		"/api/v1/scans/{scan_id}": get,
+		"/api/v1/usage":           get,
+		"/api/v1/flags":           get,
+		"/api/v1/openapi.json":    get,
+		"/healthz":                get,
+		"/readyz":                 get,
+		"/metrics":                get,
+	} {
+		mux.Handle(path, s.methodNotAllowed(allow))
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.writeProblem(w, r, fault.NotFound, "no such endpoint")
+	})
+	return mux
+}
+
+func (s *Server) methodNotAllowed(allow string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		s.writeProblem(w, r, fault.MethodNotAllowed, r.Method+" is not allowed here; use "+allow)
+	})
+}

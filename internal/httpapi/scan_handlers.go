@@ -1,0 +1,137 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/store"
+)
+
+// storeTimeout bounds the history and usage writes that follow a scan;
+// they run detached from the client so a hang-up loses no row.
+const storeTimeout = 10 * time.Second
+
+// handleScan is POST /api/v1/scan: validate the request before charging
+// it, check the plan's quota and rate, scan, then record history and
+// usage before answering.
+func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) {
+	if err := checkJSONContentType(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	address, err := decodeScanRequest(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if _, err := s.scanner.Allowed(address, a.Chains); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := s.admit(w, r, a); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rep, err := s.scanner.Scan(r.Context(), scan.ScanRequest{Address: address, Chains: a.Chains, Priority: scan.Priority(a.Plan.Priority)})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		s.writeError(w, r, fmt.Errorf("encode report: %w", err))
+		return
+	}
+	if err := s.record(r.Context(), a, rep, b); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.writeRawJSON(w, http.StatusOK, b)
+}
+
+// record stores the scan in history and charges it to the key's usage.
+func (s *Server) record(ctx context.Context, a *Account, rep *scan.Report, b []byte) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	now := s.now().UTC()
+	err := s.store.SaveScan(ctx, store.Scan{
+		ID:        rep.ScanID,
+		KeyID:     a.Key.ID,
+		Address:   rep.Address,
+		Chain:     rep.Chain,
+		RiskLevel: string(rep.RiskLevel),
+		Score:     rep.OverallRiskScore,
+		Cached:    rep.Cached,
+		ScannedAt: now,
+		Report:    b,
+	})
+	if err != nil {
+		return fault.Wrap(fmt.Errorf("save scan %s: %w", rep.ScanID, err), fault.Unavailable, "the scan could not be recorded; retry")
+	}
+	if _, err := s.store.AddUsage(ctx, a.Key.ID, day(now), 1); err != nil {
+		return fault.Wrap(fmt.Errorf("add usage: %w", err), fault.Unavailable, "the scan could not be recorded; retry")
+	}
+	return nil
+}
+
+func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// untilMidnight is how long until the UTC day (and the daily quota) turns.
+func untilMidnight(now time.Time) time.Duration {
+	now = now.UTC()
+	next := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
+	return next.Sub(now)
+}
+
+// seconds rounds d up to whole seconds, at least 1 (for Retry-After).
+func seconds(d time.Duration) int64 {
+	s := int64(math.Ceil(d.Seconds()))
+	if s < 1 {
+		s = 1
+	}
+	return s
+}
+
+// admit applies the plan's daily quota and per-minute rate to one scan and
+// sets the RateLimit-* headers (of the per-minute window; of the quota
+// when that is what refuses). Unlimited plans pass with no headers.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, a *Account) error {
+	h := w.Header()
+	if q := a.Plan.DailyQuota; q > 0 {
+		now := s.now()
+		used, err := s.store.Usage(r.Context(), a.Key.ID, day(now))
+		if err != nil {
+			return fault.Wrap(fmt.Errorf("read usage: %w", err), fault.Unavailable, "usage could not be read; retry")
+		}
+		if used >= q {
+			reset := strconv.FormatInt(seconds(untilMidnight(now)), 10)
+			h.Set("RateLimit-Limit", strconv.FormatInt(q, 10))
+			h.Set("RateLimit-Remaining", "0")
+			h.Set("RateLimit-Reset", reset)
+			h.Set("Retry-After", reset)
+			return fault.Errorf(fault.QuotaExceeded, "the daily quota of %d scans is used up; it resets at 00:00 UTC", q)
+		}
+	}
+	if rate := a.Plan.RatePerMinute; rate > 0 {
+		d, err := s.limiter.Allow(r.Context(), "scan:"+a.Key.ID, rate, time.Minute)
+		if err != nil {
+			return fault.Wrap(fmt.Errorf("rate limit: %w", err), fault.Unavailable, "the rate limiter is unavailable; retry")
+		}
+		h.Set("RateLimit-Limit", strconv.FormatInt(d.Limit, 10))
+		h.Set("RateLimit-Remaining", strconv.FormatInt(max(d.Remaining, 0), 10))
+		h.Set("RateLimit-Reset", strconv.FormatInt(seconds(d.Reset), 10))
+		if !d.Allowed {
+			h.Set("Retry-After", strconv.FormatInt(seconds(d.RetryAfter), 10))
+			return fault.Errorf(fault.RateLimited, "the plan allows %d scans per minute", rate)
+		}
+	}
+	return nil
+}
