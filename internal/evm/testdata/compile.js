@@ -1,0 +1,17 @@
+// Compiles testdata/*.sol to <Name>.hex (runtime bytecode) with the solc
+// given by SOLC_DIR (node_modules containing solc): node compile.js
+const fs = require('fs');
+const path = require('path');
+const solc = require(path.join(process.env.SOLC_DIR || '../../../contracts/node_modules', 'solc'));
+const sources = {};
+for (const f of fs.readdirSync(__dirname).filter(f => f.endsWith('.sol'))) {
+  sources[f] = { content: fs.readFileSync(path.join(__dirname, f), 'utf8') };
+}
+const input = { language: 'Solidity', sources, settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'shanghai',
+  outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } } } };
+const out = JSON.parse(solc.compile(JSON.stringify(input)));
+for (const e of out.errors || []) if (e.severity === 'error') { console.error(e.formattedMessage); process.exit(1); }
+for (const [file, cs] of Object.entries(out.contracts)) {
+  const name = path.basename(file, '.sol');
+  if (cs[name]) fs.writeFileSync(path.join(__dirname, name + '.hex'), cs[name].evm.deployedBytecode.object + '\n');
+}
