@@ -1,0 +1,189 @@
+// Package solana is tokenrisk's Solana chain adapter: a JSON-RPC client with
+// failover and batching, decoders for SPL Token / Token-2022 mints and
+// extensions, Metaplex metadata, Raydium, Orca and pump.fun accounts, and
+// the scan.Adapter that collects a mint's facts in three round trips.
+package solana
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+)
+
+// Options configure an Adapter.
+type Options struct {
+	// HTTPClient sends RPC requests; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Deadline bounds one scan; zero leaves it to the caller's context.
+	Deadline time.Duration
+	// Upstream, when not nil, is called for every JSON-RPC call sent
+	// (a metrics hook).
+	Upstream func(chain, method string)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// MaxSignaturePages bounds getSignaturesForAddress pagination when
+	// looking for a mint's first transaction; zero means 3 pages of 1000.
+	MaxSignaturePages int
+}
+
+// Adapter assesses Solana mints. It implements scan.Adapter.
+type Adapter struct {
+	reg  *chains.Registry
+	opts Options
+}
+
+var _ scan.Adapter = (*Adapter)(nil)
+
+// NewAdapter returns an adapter for the registry's Solana chains.
+func NewAdapter(reg *chains.Registry, opts Options) *Adapter {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.MaxSignaturePages <= 0 {
+		opts.MaxSignaturePages = 3
+	}
+	return &Adapter{reg: reg, opts: opts}
+}
+
+// Kind reports chains.Solana.
+func (a *Adapter) Kind() chains.Kind { return chains.Solana }
+
+// Assess collects the facts of the mint at req.Address and analyses them.
+func (a *Adapter) Assess(ctx context.Context, req scan.Request) (*scan.Assessment, error) {
+	chain, err := a.chainFor(req)
+	if err != nil {
+		return nil, err
+	}
+	mint, err := ParsePublicKey(req.Address.Canonical)
+	if err != nil {
+		return nil, fault.Wrap(err, fault.InvalidAddress, "not a Solana address")
+	}
+	cfg, err := newChainConfig(chain)
+	if err != nil {
+		return nil, fault.Wrap(err, fault.Internal, "solana chain configuration is invalid")
+	}
+	if a.opts.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.opts.Deadline)
+		defer cancel()
+	}
+	col := &collector{
+		client:   NewClient(chain.Key, chain.RPC, a.opts.HTTPClient, a.opts.Upstream),
+		cfg:      cfg,
+		mint:     mint,
+		sigPages: a.opts.MaxSignaturePages,
+	}
+	facts, err := col.collect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return analysis.AssessSolana(facts, chain.Key, a.opts.Now()), nil
+}
+
+// chainFor picks the enabled Solana chain the plan allows.
+func (a *Adapter) chainFor(req scan.Request) (chains.Chain, error) {
+	enabled := a.reg.Enabled(chains.Solana)
+	if len(enabled) == 0 {
+		return chains.Chain{}, fault.Errorf(fault.Unavailable, "Solana is not enabled on this server")
+	}
+	for _, c := range enabled {
+		if slices.Contains(req.Chains, c.Key) {
+			return c, nil
+		}
+	}
+	return chains.Chain{}, fault.Errorf(fault.PlanForbidden, "your plan does not include %s", enabled[0].Key)
+}
+
+// upstreamFault maps an RPC failure on the verdict path to a fault code.
+func upstreamFault(err error, what string) error {
+	var ue *UpstreamError
+	if errors.As(err, &ue) && ue.Timeout || errors.Is(err, context.DeadlineExceeded) {
+		return fault.Wrap(err, fault.UpstreamTimeout, "solana: the deadline passed before "+what)
+	}
+	return fault.Wrap(err, fault.UpstreamError, "solana: every RPC endpoint failed while "+what)
+}
+
+// chainConfig is a Solana chain's configuration with addresses parsed.
+type chainConfig struct {
+	key             string
+	tokenProgram    PublicKey
+	token2022       PublicKey
+	metadataProgram *PublicKey
+	pumpProgram     *PublicKey
+	dexes           []dexConfig
+	quotes          map[PublicKey]chains.QuoteToken
+	wsol, usdc      *PublicKey
+	burns           []string
+	chain           chains.Chain
+}
+
+type dexConfig struct {
+	name    string
+	kind    poolKind
+	program PublicKey
+}
+
+func newChainConfig(c chains.Chain) (*chainConfig, error) {
+	cfg := &chainConfig{key: c.Key, chain: c, quotes: map[PublicKey]chains.QuoteToken{}, burns: c.BurnAddresses}
+	var err error
+	if cfg.tokenProgram, err = ParsePublicKey(c.Programs["token"]); err != nil {
+		return nil, fmt.Errorf("programs.token: %w", err)
+	}
+	if cfg.token2022, err = ParsePublicKey(c.Programs["token2022"]); err != nil {
+		return nil, fmt.Errorf("programs.token2022: %w", err)
+	}
+	if s := c.Programs["metadata"]; s != "" {
+		k, err := ParsePublicKey(s)
+		if err != nil {
+			return nil, fmt.Errorf("programs.metadata: %w", err)
+		}
+		cfg.metadataProgram = &k
+	}
+	for _, d := range c.DEXes {
+		prog, err := ParsePublicKey(d.Program)
+		if err != nil {
+			return nil, fmt.Errorf("dex %s: %w", d.Name, err)
+		}
+		if d.Kind == "pumpfun" {
+			cfg.pumpProgram = &prog
+			continue
+		}
+		kind, ok := poolKinds[d.Kind]
+		if !ok {
+			return nil, fmt.Errorf("dex %s: unknown kind %q", d.Name, d.Kind)
+		}
+		cfg.dexes = append(cfg.dexes, dexConfig{name: d.Name, kind: kind, program: prog})
+	}
+	for _, q := range c.QuoteTokens {
+		k, err := ParsePublicKey(q.Address)
+		if err != nil {
+			return nil, fmt.Errorf("quote %s: %w", q.Symbol, err)
+		}
+		cfg.quotes[k] = q
+		switch {
+		case q.Wrapped && cfg.wsol == nil:
+			cfg.wsol = &k
+		case q.USDStable && q.Symbol == "USDC" && cfg.usdc == nil:
+			cfg.usdc = &k
+		}
+	}
+	return cfg, nil
+}
+
+// whirlpool returns the configured Orca Whirlpool DEX, if any.
+func (c *chainConfig) whirlpool() (dexConfig, bool) {
+	for _, d := range c.dexes {
+		if d.kind.size == whirlpoolSize {
+			return d, true
+		}
+	}
+	return dexConfig{}, false
+}

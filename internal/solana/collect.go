@@ -1,0 +1,636 @@
+package solana
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+)
+
+// Bounds of one scan's collection.
+const (
+	signaturePageSize = 1000
+	maxPools          = 40
+)
+
+// collector gathers one mint's facts in three sequential round trips:
+//
+//  1. getMultipleAccounts [mint, Metaplex metadata PDA, pump.fun curve
+//     PDA] + getEpochInfo: the contract verdict;
+//  2. one batch: getProgramAccounts per DEX and mint position, the SOL/USDC
+//     price pools, getTokenLargestAccounts, getSignaturesForAddress;
+//  3. one batch: getMultipleAccounts [pool vaults, LP mints, largest token
+//     accounts, creator] + getTransaction of the oldest signature.
+//
+// Only a failure of round trip 1 fails the scan; later failures leave
+// their analyses partial with warnings.
+type collector struct {
+	client   *Client
+	cfg      *chainConfig
+	mint     PublicKey
+	sigPages int
+
+	facts *analysis.SolanaFacts
+	// mintData keeps the decoded mint for later steps.
+	mintData *Mint
+	// pools found in round trip 2, with their decoded state.
+	pools []foundPool
+	// largest are the largest token accounts from round trip 2.
+	largest []largestAccount
+	// signatures of the mint, newest first, and whether the oldest one is
+	// known to be the first.
+	signatures   []signatureInfo
+	sigsComplete bool
+	sigErr       error
+}
+
+type foundPool struct {
+	dex     string
+	address PublicKey
+	state   *PoolState
+}
+
+func (c *collector) collect(ctx context.Context) (*analysis.SolanaFacts, error) {
+	c.facts = &analysis.SolanaFacts{BurnAddresses: c.cfg.burns}
+	if t, ok := c.cfg.chain.IsTrusted(c.mint.String()); ok {
+		c.facts.Trusted = t.Name
+	}
+	if err := c.roundTrip1(ctx); err != nil {
+		return nil, err
+	}
+	c.roundTrip2(ctx)
+	c.roundTrip3(ctx)
+	return c.facts, nil
+}
+
+func (c *collector) roundTrip1(ctx context.Context) error {
+	keys := []PublicKey{c.mint}
+	var metaPDA, curvePDA *PublicKey
+	if c.cfg.metadataProgram != nil {
+		if k, err := MetadataPDA(*c.cfg.metadataProgram, c.mint); err == nil {
+			metaPDA = &k
+			keys = append(keys, k)
+		}
+	}
+	if c.cfg.pumpProgram != nil {
+		if k, err := BondingCurvePDA(*c.cfg.pumpProgram, c.mint); err == nil {
+			curvePDA = &k
+			keys = append(keys, k)
+		}
+	}
+	calls, accounts := accountsCalls(keys)
+	epoch := &Call{Method: "getEpochInfo", Result: &epochInfo{}}
+	if err := c.client.Batch(ctx, append(calls, epoch)); err != nil {
+		return upstreamFault(err, "reading the mint")
+	}
+	accs, err := accounts()
+	if err != nil {
+		return upstreamFault(err, "reading the mint")
+	}
+	if epoch.Err == nil {
+		e := epoch.Result.(*epochInfo).Epoch
+		c.facts.CurrentEpoch = &e
+	} else {
+		c.facts.Warnings.Contract = append(c.facts.Warnings.Contract, "contract: cluster epoch unknown; the transfer fee in force is not established")
+	}
+	mintAcc := accs[0]
+	if mintAcc == nil {
+		return fault.Errorf(fault.TokenNotFound, "no account at %s on solana", c.mint)
+	}
+	var program string
+	switch mintAcc.Owner {
+	case c.cfg.tokenProgram:
+		program = analysis.SolanaSPLToken
+	case c.cfg.token2022:
+		program = analysis.SolanaToken2022
+	default:
+		return fault.Errorf(fault.NotAToken, "%s is not owned by the SPL Token or Token-2022 program", c.mint)
+	}
+	m, err := DecodeMint(mintAcc.Data)
+	if err != nil {
+		return fault.Wrap(err, fault.NotAToken, fmt.Sprintf("%s is not a token mint", c.mint))
+	}
+	if program == analysis.SolanaSPLToken && len(mintAcc.Data) != mintSize {
+		return fault.Errorf(fault.NotAToken, "%s is not a token mint", c.mint)
+	}
+	c.mintData = m
+	f := c.facts
+	f.Mint = analysis.SolanaMint{
+		Address:         c.mint.String(),
+		ProgramID:       mintAcc.Owner.String(),
+		TokenProgram:    program,
+		Supply:          m.Supply,
+		Decimals:        m.Decimals,
+		MintAuthority:   keyString(m.MintAuthority),
+		FreezeAuthority: keyString(m.FreezeAuthority),
+	}
+	var embedded *analysis.SolanaMetadata
+	if m.TLV != nil {
+		exts, md, err := DecodeExtensions(m.TLV)
+		f.Mint.Extensions = exts
+		if err != nil {
+			f.Mint.ExtensionsIncomplete = true
+			f.Warnings.Contract = append(f.Warnings.Contract, "contract: Token-2022 extension area is malformed; extensions after the bad entry are unknown: "+err.Error())
+		}
+		if md != nil {
+			md.Address = c.mint.String()
+			embedded = md
+		}
+	}
+
+	// Metadata: Token-2022 embedded metadata first, then Metaplex.
+	f.MetadataKnown = true
+	switch {
+	case embedded != nil:
+		f.Metadata = embedded
+	case metaPDA != nil:
+		if acc := accs[1]; acc != nil && acc.Owner == *c.cfg.metadataProgram {
+			md, err := DecodeMetaplexMetadata(acc.Data, c.mint)
+			if err != nil {
+				f.MetadataKnown = false
+				f.Warnings.Contract = append(f.Warnings.Contract, "contract: Metaplex metadata account is malformed: "+err.Error())
+			} else {
+				md.Address = metaPDA.String()
+				f.Metadata = md
+			}
+		}
+	default:
+		f.MetadataKnown = false
+		f.Warnings.Contract = append(f.Warnings.Contract, "contract: no metadata program configured; metadata unknown")
+	}
+	if f.Metadata == nil && f.MetadataKnown {
+		for _, e := range f.Mint.Extensions {
+			if p, ok := e.Params.(analysis.SolanaPointerParams); ok && e.Name == analysis.SolanaExtMetadataPointer && p.Address != nil && *p.Address != c.mint.String() {
+				f.MetadataKnown = false
+				f.Warnings.Contract = append(f.Warnings.Contract, "contract: metadata lives in an external account ("+*p.Address+") that is not read; metadata unknown")
+			}
+		}
+	}
+
+	if curvePDA != nil {
+		f.Liquidity.BondingCurveKnown = true
+		if acc := accs[len(accs)-1]; acc != nil && acc.Owner == *c.cfg.pumpProgram {
+			bc, err := DecodeBondingCurve(acc.Data, *curvePDA)
+			if err != nil {
+				f.Liquidity.BondingCurveKnown = false
+				f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pump.fun bonding curve account is malformed: "+err.Error())
+			} else {
+				f.Liquidity.BondingCurve = bc
+			}
+		}
+	}
+	return nil
+}
+
+// poolQuery is one getProgramAccounts call of round trip 2.
+type poolQuery struct {
+	dex     dexConfig
+	mintOff int
+	out     []programAccount
+	call    *Call
+}
+
+func (c *collector) roundTrip2(ctx context.Context) {
+	f := c.facts
+	var calls []*Call
+	var queries []*poolQuery
+	if f.Trusted == "" {
+		for _, d := range c.cfg.dexes {
+			for _, off := range d.kind.mintOffsets {
+				q := &poolQuery{dex: d, mintOff: off}
+				q.call = programAccountsCall(d.program, d.kind.size, []memcmp{{off, c.mint}}, &q.out)
+				queries = append(queries, q)
+				calls = append(calls, q.call)
+			}
+		}
+	} else {
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pool discovery skipped for a trusted token (its pools are too many to list)")
+	}
+	var price *poolQuery
+	if wp, ok := c.cfg.whirlpool(); ok && c.cfg.wsol != nil && c.cfg.usdc != nil && f.Trusted == "" {
+		price = &poolQuery{dex: wp}
+		price.call = programAccountsCall(wp.program, whirlpoolSize, []memcmp{{101, *c.cfg.wsol}, {181, *c.cfg.usdc}}, &price.out)
+		calls = append(calls, price.call)
+	}
+	largest := &Call{Method: "getTokenLargestAccounts", Params: []any{c.mint.String()}, Result: &largestAccountsResult{}}
+	var sigs []signatureInfo
+	sigCall := &Call{Method: "getSignaturesForAddress", Params: []any{c.mint.String(), map[string]any{"limit": signaturePageSize}}, Result: &sigs}
+	calls = append(calls, largest, sigCall)
+
+	if err := c.client.Batch(ctx, calls); err != nil {
+		msg := "RPC batch failed: " + err.Error()
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pools unknown: "+msg)
+		f.Warnings.Holder = append(f.Warnings.Holder, "holders: largest accounts unknown: "+msg)
+		c.sigErr = err
+		return
+	}
+
+	seen := map[PublicKey]bool{}
+	failed := map[string]bool{}
+	for _, q := range queries {
+		if q.call.Err != nil {
+			if !failed[q.dex.name] {
+				f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pools could not be searched: %v", q.dex.name, q.call.Err))
+			}
+			failed[q.dex.name] = true
+			continue
+		}
+		for _, pa := range q.out {
+			addr, err := ParsePublicKey(pa.Pubkey)
+			if err != nil || seen[addr] {
+				continue
+			}
+			acc, err := pa.Account.decode()
+			if err != nil {
+				continue
+			}
+			st, err := q.dex.kind.decode(acc.Data)
+			if err != nil || (st.MintA != c.mint && st.MintB != c.mint) {
+				f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s skipped: undecodable", q.dex.name, addr))
+				continue
+			}
+			seen[addr] = true
+			c.pools = append(c.pools, foundPool{dex: q.dex.name, address: addr, state: st})
+		}
+	}
+	for _, d := range c.cfg.dexes {
+		if !failed[d.name] && f.Trusted == "" {
+			f.Liquidity.Searched = append(f.Liquidity.Searched, d.name)
+		}
+	}
+	f.Liquidity.SearchComplete = len(failed) == 0 && f.Trusted == "" && len(c.cfg.dexes) > 0
+	if len(c.pools) > maxPools {
+		f.Liquidity.SearchComplete = false
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %d pools found; only the first %d are valued", len(c.pools), maxPools))
+		c.pools = c.pools[:maxPools]
+	}
+
+	if price != nil {
+		c.solPrice(price)
+	}
+
+	if largest.Err != nil {
+		f.Warnings.Holder = append(f.Warnings.Holder, "holders: getTokenLargestAccounts failed: "+largest.Err.Error())
+	} else {
+		c.largest = largest.Result.(*largestAccountsResult).Value
+	}
+	if sigCall.Err != nil {
+		c.sigErr = sigCall.Err
+	} else {
+		c.signatures = sigs
+		c.sigsComplete = len(sigs) < signaturePageSize
+	}
+}
+
+// solPrice reads SOL/USD from the deepest wSOL/USDC Whirlpool by in-range
+// liquidity.
+func (c *collector) solPrice(q *poolQuery) {
+	f := c.facts
+	if q.call.Err != nil {
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: SOL/USDC price pools could not be read: "+q.call.Err.Error())
+		return
+	}
+	var best *PoolState
+	var bestAddr string
+	for _, pa := range q.out {
+		acc, err := pa.Account.decode()
+		if err != nil {
+			continue
+		}
+		st, err := DecodeWhirlpool(acc.Data)
+		if err != nil || st.MintA != *c.cfg.wsol || st.MintB != *c.cfg.usdc || st.SqrtPriceX64.Sign() == 0 {
+			continue
+		}
+		if best == nil || st.Liquidity.Cmp(best.Liquidity) > 0 {
+			best, bestAddr = st, pa.Pubkey
+		}
+	}
+	if best == nil {
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: no SOL/USDC pool found; SOL-paired liquidity has no USD value")
+		return
+	}
+	wsolQ, usdcQ := c.cfg.quotes[*c.cfg.wsol], c.cfg.quotes[*c.cfg.usdc]
+	p := sqrtPriceToPrice(best.SqrtPriceX64, uint8(wsolQ.Decimals), uint8(usdcQ.Decimals))
+	f.Liquidity.SOLPriceUSD = &p
+	f.Liquidity.SOLPriceSource = q.dex.name + ":" + bestAddr
+}
+
+func (c *collector) roundTrip3(ctx context.Context) {
+	f := c.facts
+	var keys []PublicKey
+	index := map[PublicKey]int{}
+	add := func(k PublicKey) {
+		if _, ok := index[k]; !ok {
+			index[k] = len(keys)
+			keys = append(keys, k)
+		}
+	}
+	for _, p := range c.pools {
+		add(p.state.VaultA)
+		add(p.state.VaultB)
+		if p.state.LPMint != nil {
+			add(*p.state.LPMint)
+		}
+	}
+	var holderKeys []PublicKey
+	for _, la := range c.largest {
+		if k, err := ParsePublicKey(la.Address); err == nil {
+			holderKeys = append(holderKeys, k)
+			add(k)
+		}
+	}
+	// Creator candidates known after round trip 1, so that their balance
+	// needs no extra round trip.
+	var candidates []PublicKey
+	if bc := f.Liquidity.BondingCurve; bc != nil && bc.Creator != nil {
+		candidates = append(candidates, MustPublicKey(*bc.Creator))
+	}
+	if f.Metadata != nil && f.Metadata.UpdateAuthority != nil {
+		if k, err := ParsePublicKey(*f.Metadata.UpdateAuthority); err == nil {
+			candidates = append(candidates, k)
+		}
+	}
+	for _, k := range candidates {
+		add(k)
+	}
+
+	calls, accounts := accountsCalls(keys)
+	var tx *Call
+	if c.sigErr == nil && len(c.signatures) > 0 && c.sigsComplete {
+		tx = c.transactionCall(c.signatures[len(c.signatures)-1].Signature)
+		calls = append(calls, tx)
+	}
+
+	// Past the first page, paging to the oldest signature is sequential:
+	// it runs beside round trip 3 and only the deployer waits for it.
+	var wg sync.WaitGroup
+	var late *lateCreator
+	if c.sigErr == nil && !c.sigsComplete && len(c.signatures) > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			late = c.pageToOldest(ctx)
+		}()
+	}
+
+	var accs []*Account
+	var accErr error
+	if len(calls) > 0 {
+		if err := c.client.Batch(ctx, calls); err != nil {
+			accErr = err
+		} else if len(keys) > 0 {
+			accs, accErr = accounts()
+		}
+	}
+	wg.Wait()
+	if accErr != nil {
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pool vaults could not be read: "+accErr.Error())
+		f.Warnings.Holder = append(f.Warnings.Holder, "holders: token account owners could not be read: "+accErr.Error())
+	}
+	get := func(k PublicKey) (*Account, bool) {
+		i, ok := index[k]
+		if accs == nil || !ok {
+			return nil, false
+		}
+		return accs[i], true
+	}
+
+	c.buildPools(get)
+	c.buildHolders(holderKeys, get)
+	c.buildCreator(ctx, get, tx, late)
+}
+
+func (c *collector) transactionCall(sig string) *Call {
+	return &Call{
+		Method: "getTransaction",
+		Params: []any{sig, map[string]any{"encoding": "json", "maxSupportedTransactionVersion": 0}},
+		Result: &transactionResult{},
+	}
+}
+
+// lateCreator is the outcome of paging to a mint's oldest signature.
+type lateCreator struct {
+	oldest   *signatureInfo
+	complete bool
+	tx       *transactionResult
+	err      error
+}
+
+func (c *collector) pageToOldest(ctx context.Context) *lateCreator {
+	out := &lateCreator{}
+	last := c.signatures[len(c.signatures)-1]
+	for page := 1; page < c.sigPages; page++ {
+		var sigs []signatureInfo
+		err := c.client.Do(ctx, "getSignaturesForAddress", &sigs, c.mint.String(), map[string]any{"limit": signaturePageSize, "before": last.Signature})
+		if err != nil {
+			out.err = err
+			return out
+		}
+		if len(sigs) > 0 {
+			last = sigs[len(sigs)-1]
+		}
+		if len(sigs) < signaturePageSize {
+			out.complete = true
+			break
+		}
+	}
+	out.oldest = &last
+	if !out.complete {
+		return out
+	}
+	call := c.transactionCall(last.Signature)
+	if err := c.client.Batch(ctx, []*Call{call}); err != nil {
+		out.err = err
+	} else if call.Err != nil {
+		out.err = call.Err
+	} else {
+		out.tx = call.Result.(*transactionResult)
+	}
+	return out
+}
+
+func (c *collector) buildPools(get func(PublicKey) (*Account, bool)) {
+	f := c.facts
+	for _, p := range c.pools {
+		var quoteDec *uint8
+		quote := p.state.MintB
+		if p.state.MintB == c.mint {
+			quote = p.state.MintA
+		}
+		q, isQuote := c.cfg.quotes[quote]
+		if isQuote {
+			d := uint8(q.Decimals)
+			quoteDec = &d
+		}
+		pf := poolFacts(p.dex, p.address, p.state, c.mint, c.mintData.Decimals, quoteDec, q.Symbol)
+		tokenIsA := p.state.MintA == c.mint
+		tv, qv := p.state.VaultA, p.state.VaultB
+		towed, qowed := p.state.OwedA, p.state.OwedB
+		if !tokenIsA {
+			tv, qv = qv, tv
+			towed, qowed = qowed, towed
+		}
+		tacc, ok1 := get(tv)
+		qacc, ok2 := get(qv)
+		if ok1 && ok2 && tacc != nil && qacc != nil {
+			ta, err1 := DecodeTokenAccount(tacc.Data)
+			qa, err2 := DecodeTokenAccount(qacc.Data)
+			if err1 == nil && err2 == nil {
+				tr, qr := satSub(ta.Amount, towed), satSub(qa.Amount, qowed)
+				pf.TokenReserve, pf.QuoteReserve = &tr, &qr
+				pf.Authority = ta.Owner.String()
+			}
+		}
+		if pf.TokenReserve == nil {
+			f.Liquidity.SearchComplete = false
+		}
+		if pf.TokenReserve == nil && ok1 && ok2 {
+			f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: vaults missing or malformed; reserves unknown", p.dex, p.address))
+		}
+		if p.state.LPMint != nil && p.state.LPIssued > 0 {
+			if acc, ok := get(*p.state.LPMint); ok && acc != nil {
+				if lm, err := DecodeMint(acc.Data); err == nil {
+					issued := p.state.LPIssued
+					if p.dex == "raydium_cpmm" {
+						// CPMM keeps 100 LP units locked in the pool
+						// forever; they were never minted.
+						issued = satSub(issued, 100)
+					}
+					if issued > 0 {
+						burned := 100 * float64(satSub(issued, lm.Supply)) / float64(issued)
+						pf.LPBurnedPct = &burned
+					}
+				}
+			}
+		}
+		if pf.LPMint != "" && pf.LPBurnedPct == nil {
+			f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: LP burned share unknown", p.dex, p.address))
+		}
+		f.Liquidity.Pools = append(f.Liquidity.Pools, pf)
+	}
+}
+
+func satSub(a, b uint64) uint64 {
+	if b > a {
+		return 0
+	}
+	return a - b
+}
+
+func (c *collector) buildHolders(keys []PublicKey, get func(PublicKey) (*Account, bool)) {
+	f := c.facts
+	if c.largest == nil {
+		return
+	}
+	h := &analysis.SolanaHolderFacts{Complete: len(c.largest) < 20}
+	unresolved := 0
+	for i, la := range c.largest {
+		amt, err := strconv.ParseUint(la.Amount, 10, 64)
+		if err != nil {
+			f.Warnings.Holder = append(f.Warnings.Holder, "holders: malformed amount for "+la.Address)
+			continue
+		}
+		ta := analysis.SolanaTokenAccount{Address: la.Address, Amount: amt}
+		if i < len(keys) {
+			if acc, ok := get(keys[i]); ok && acc != nil {
+				if tok, err := DecodeTokenAccount(acc.Data); err == nil && tok.Mint == c.mint {
+					owner := tok.Owner.String()
+					ta.Owner = &owner
+					pda := !IsOnCurve(tok.Owner)
+					ta.OwnerIsProgramAccount = &pda
+				}
+			}
+		}
+		if ta.Owner == nil {
+			unresolved++
+		}
+		h.Accounts = append(h.Accounts, ta)
+	}
+	sort.SliceStable(h.Accounts, func(i, j int) bool { return h.Accounts[i].Amount > h.Accounts[j].Amount })
+	if unresolved > 0 {
+		f.Warnings.Holder = append(f.Warnings.Holder, fmt.Sprintf("holders: %d of %d token account owners unresolved", unresolved, len(h.Accounts)))
+	}
+	f.Holders = h
+}
+
+func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Account, bool), tx *Call, late *lateCreator) {
+	f := c.facts
+	cr := &analysis.SolanaCreator{}
+	// Creation transaction evidence.
+	var txr *transactionResult
+	var oldest *signatureInfo
+	switch {
+	case c.sigErr != nil:
+		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the mint's signatures could not be read: "+c.sigErr.Error())
+	case len(c.signatures) == 0:
+		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the node returned no signatures for the mint (history pruned?)")
+	case c.sigsComplete:
+		oldest = &c.signatures[len(c.signatures)-1]
+		cr.OldestSignatureComplete = true
+		if tx != nil && tx.Err == nil {
+			txr = tx.Result.(*transactionResult)
+		} else if tx != nil {
+			f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the creation transaction could not be read: "+tx.Err.Error())
+		}
+	case late != nil:
+		oldest = late.oldest
+		cr.OldestSignatureComplete = late.complete
+		txr = late.tx
+		switch {
+		case late.err != nil:
+			f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: paging to the first transaction failed: "+late.err.Error())
+		case !late.complete:
+			f.Warnings.Deployer = append(f.Warnings.Deployer, fmt.Sprintf("deployer: more than %d signatures; the first transaction was not reached", c.sigPages*signaturePageSize))
+		}
+	}
+	if oldest != nil && cr.OldestSignatureComplete {
+		s := oldest.Signature
+		cr.CreationSignature = &s
+		cr.CreationTime = oldest.BlockTime
+		if txr != nil && txr.BlockTime != nil {
+			cr.CreationTime = txr.BlockTime
+		}
+	}
+	var feePayer string
+	if txr != nil && len(txr.Transaction.Message.AccountKeys) > 0 {
+		feePayer = txr.Transaction.Message.AccountKeys[0]
+	}
+
+	switch {
+	case f.Liquidity.BondingCurve != nil && f.Liquidity.BondingCurve.Creator != nil:
+		cr.Address, cr.Source = *f.Liquidity.BondingCurve.Creator, analysis.SolanaCreatorBondingCurve
+	case feePayer != "":
+		cr.Address, cr.Source = feePayer, analysis.SolanaCreatorFeePayer
+	case f.Metadata != nil && f.Metadata.UpdateAuthority != nil:
+		cr.Address, cr.Source = *f.Metadata.UpdateAuthority, analysis.SolanaCreatorUpdateAuthority
+	default:
+		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: no creator evidence (no bonding curve, first transaction or metadata update authority)")
+		return
+	}
+	key, err := ParsePublicKey(cr.Address)
+	if err != nil {
+		return
+	}
+	if acc, ok := get(key); ok {
+		var lamports uint64
+		if acc != nil {
+			lamports = acc.Lamports
+		}
+		cr.BalanceLamports = &lamports
+	} else if ctx.Err() == nil {
+		// The creator was only found in round trip 3 (or its batch
+		// failed): one more call for its balance.
+		var bal balanceResult
+		if err := c.client.Do(ctx, "getBalance", &bal, cr.Address); err == nil {
+			cr.BalanceLamports = &bal.Value
+		}
+	}
+	if cr.BalanceLamports == nil {
+		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: creator balance unknown")
+	}
+	f.Creator = cr
+}

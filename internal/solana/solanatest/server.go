@@ -1,0 +1,520 @@
+// Package solanatest is an in-process Solana JSON-RPC server for tests: it
+// serves account bytes loaded from fixture files (real mainnet dumps) over
+// the methods the scanner uses, with batching, injected latency and
+// injected failures.
+package solanatest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mr-tron/base58"
+)
+
+// Token program ids, for token account lookups.
+const (
+	TokenProgram     = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
+	Token2022Program = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb"
+)
+
+// Account is one account the server holds.
+type Account struct {
+	Lamports   uint64
+	Owner      string
+	Executable bool
+	Data       []byte
+}
+
+// Signature is one entry of getSignaturesForAddress.
+type Signature struct {
+	Signature string
+	Slot      uint64
+	BlockTime int64
+}
+
+// Transaction is what getTransaction answers for a signature.
+type Transaction struct {
+	Slot        uint64
+	BlockTime   int64
+	AccountKeys []string
+}
+
+// Server is a JSON-RPC server over a set of accounts.
+type Server struct {
+	srv *httptest.Server
+
+	mu           sync.Mutex
+	accounts     map[string]Account
+	signatures   map[string][]Signature
+	transactions map[string]Transaction
+	disabled     map[string]string
+	failNext     []int
+	latency      time.Duration
+	epoch        uint64
+	calls        map[string]int
+
+	requests atomic.Int64
+}
+
+// New starts a server; Close stops it.
+func New() *Server {
+	s := &Server{
+		accounts:     map[string]Account{},
+		signatures:   map[string][]Signature{},
+		transactions: map[string]Transaction{},
+		disabled:     map[string]string{},
+		calls:        map[string]int{},
+		epoch:        800,
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	return s
+}
+
+// URL is the server's endpoint.
+func (s *Server) URL() string { return s.srv.URL }
+
+// Close stops the server.
+func (s *Server) Close() { s.srv.Close() }
+
+// fixtureFile is the fixture format: a getAccountInfo value with its key.
+type fixtureFile struct {
+	Pubkey  string `json:"pubkey"`
+	Account struct {
+		Lamports   uint64    `json:"lamports"`
+		Owner      string    `json:"owner"`
+		Executable bool      `json:"executable"`
+		Data       [2]string `json:"data"`
+	} `json:"account"`
+}
+
+// LoadFixture reads one fixture file and serves its account.
+func (s *Server) LoadFixture(path string) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("solanatest: %w", err)
+	}
+	var f fixtureFile
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return fmt.Errorf("solanatest: %s: %w", path, err)
+	}
+	data, err := base64.StdEncoding.DecodeString(f.Account.Data[0])
+	if err != nil {
+		return fmt.Errorf("solanatest: %s: data: %w", path, err)
+	}
+	s.SetAccount(f.Pubkey, Account{Lamports: f.Account.Lamports, Owner: f.Account.Owner, Executable: f.Account.Executable, Data: data})
+	return nil
+}
+
+// LoadDir serves every *.json fixture in dir.
+func (s *Server) LoadDir(dir string) error {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return fmt.Errorf("solanatest: %w", err)
+	}
+	for _, p := range paths {
+		if err := s.LoadFixture(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetAccount serves a at pubkey (replacing any account there).
+func (s *Server) SetAccount(pubkey string, a Account) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.accounts[pubkey] = a
+}
+
+// DeleteAccount removes an account.
+func (s *Server) DeleteAccount(pubkey string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.accounts, pubkey)
+}
+
+// AddTokenAccount serves a synthetic 165-byte token account of program.
+func (s *Server) AddTokenAccount(address, mint, owner string, amount uint64, program string) error {
+	m, err := base58.Decode(mint)
+	if err != nil || len(m) != 32 {
+		return fmt.Errorf("solanatest: mint %q", mint)
+	}
+	o, err := base58.Decode(owner)
+	if err != nil || len(o) != 32 {
+		return fmt.Errorf("solanatest: owner %q", owner)
+	}
+	data := make([]byte, 165)
+	copy(data[0:], m)
+	copy(data[32:], o)
+	binary.LittleEndian.PutUint64(data[64:], amount)
+	data[108] = 1 // initialized
+	s.SetAccount(address, Account{Lamports: 2039280, Owner: program, Data: data})
+	return nil
+}
+
+// SetSignatures serves sigs (newest first) for address.
+func (s *Server) SetSignatures(address string, sigs []Signature) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.signatures[address] = sigs
+}
+
+// SetTransaction serves tx for signature.
+func (s *Server) SetTransaction(signature string, tx Transaction) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.transactions[signature] = tx
+}
+
+// SetLatency delays every HTTP request by d.
+func (s *Server) SetLatency(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.latency = d
+}
+
+// SetEpoch sets the epoch getEpochInfo reports.
+func (s *Server) SetEpoch(e uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.epoch = e
+}
+
+// FailNext makes the next HTTP requests answer with these statuses.
+func (s *Server) FailNext(statuses ...int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failNext = append(s.failNext, statuses...)
+}
+
+// DisableMethod makes method answer with a JSON-RPC error (as public
+// nodes do for getProgramAccounts on large programs).
+func (s *Server) DisableMethod(method, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.disabled[method] = message
+}
+
+// Requests is the number of HTTP requests served.
+func (s *Server) Requests() int64 { return s.requests.Load() }
+
+// Calls is the number of JSON-RPC calls of method served.
+func (s *Server) Calls(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[method]
+}
+
+// ResetCounters zeroes request and call counters.
+func (s *Server) ResetCounters() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests.Store(0)
+	s.calls = map[string]int{}
+}
+
+type request struct {
+	JSONRPC string            `json:"jsonrpc"`
+	ID      json.RawMessage   `json:"id"`
+	Method  string            `json:"method"`
+	Params  []json.RawMessage `json:"params"`
+}
+
+type rpcErr struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcErr         `json:"error,omitempty"`
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	s.requests.Add(1)
+	s.mu.Lock()
+	latency := s.latency
+	fail := 0
+	if len(s.failNext) > 0 {
+		fail, s.failNext = s.failNext[0], s.failNext[1:]
+	}
+	s.mu.Unlock()
+	if latency > 0 {
+		select {
+		case <-time.After(latency):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if fail != 0 {
+		http.Error(w, http.StatusText(fail), fail)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, "read", http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	body = bytes.TrimSpace(body)
+	if len(body) > 0 && body[0] == '[' {
+		var reqs []request
+		if err := json.Unmarshal(body, &reqs); err != nil {
+			_ = json.NewEncoder(w).Encode(response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &rpcErr{-32700, "parse error"}})
+			return
+		}
+		out := make([]response, len(reqs))
+		for i, rq := range reqs {
+			out[i] = s.handle(rq)
+		}
+		_ = json.NewEncoder(w).Encode(out)
+		return
+	}
+	var rq request
+	if err := json.Unmarshal(body, &rq); err != nil {
+		_ = json.NewEncoder(w).Encode(response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &rpcErr{-32700, "parse error"}})
+		return
+	}
+	_ = json.NewEncoder(w).Encode(s.handle(rq))
+}
+
+func (s *Server) handle(rq request) response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls[rq.Method]++
+	resp := response{JSONRPC: "2.0", ID: rq.ID}
+	if msg, ok := s.disabled[rq.Method]; ok {
+		resp.Error = &rpcErr{-32010, msg}
+		return resp
+	}
+	result, err := s.dispatch(rq)
+	if err != nil {
+		resp.Error = &rpcErr{-32602, err.Error()}
+		return resp
+	}
+	resp.Result = result
+	if result == nil {
+		resp.Result = json.RawMessage("null")
+	}
+	return resp
+}
+
+func (s *Server) context() map[string]any { return map[string]any{"slot": 446605268} }
+
+func (s *Server) dispatch(rq request) (any, error) {
+	str := func(i int) (string, error) {
+		if i >= len(rq.Params) {
+			return "", fmt.Errorf("missing param %d", i)
+		}
+		var v string
+		if err := json.Unmarshal(rq.Params[i], &v); err != nil {
+			return "", fmt.Errorf("param %d: %w", i, err)
+		}
+		return v, nil
+	}
+	var cfg struct {
+		Encoding string `json:"encoding"`
+		Limit    int    `json:"limit"`
+		Before   string `json:"before"`
+		Filters  []struct {
+			DataSize *int `json:"dataSize"`
+			Memcmp   *struct {
+				Offset int    `json:"offset"`
+				Bytes  string `json:"bytes"`
+			} `json:"memcmp"`
+		} `json:"filters"`
+	}
+	if len(rq.Params) > 1 {
+		_ = json.Unmarshal(rq.Params[1], &cfg)
+	}
+	switch rq.Method {
+	case "getEpochInfo":
+		return map[string]any{"epoch": s.epoch, "slotIndex": 0, "slotsInEpoch": 432000, "absoluteSlot": 446605268}, nil
+	case "getAccountInfo":
+		k, err := str(0)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Encoding != "base64" {
+			return nil, fmt.Errorf("only base64 encoding is served")
+		}
+		return map[string]any{"context": s.context(), "value": s.wire(k)}, nil
+	case "getMultipleAccounts":
+		var keys []string
+		if len(rq.Params) == 0 || json.Unmarshal(rq.Params[0], &keys) != nil {
+			return nil, fmt.Errorf("param 0: want an array of keys")
+		}
+		if len(keys) > 100 {
+			return nil, fmt.Errorf("too many accounts requested: %d > 100", len(keys))
+		}
+		if cfg.Encoding != "base64" {
+			return nil, fmt.Errorf("only base64 encoding is served")
+		}
+		vals := make([]any, len(keys))
+		for i, k := range keys {
+			vals[i] = s.wire(k)
+		}
+		return map[string]any{"context": s.context(), "value": vals}, nil
+	case "getBalance":
+		k, err := str(0)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"context": s.context(), "value": s.accounts[k].Lamports}, nil
+	case "getProgramAccounts":
+		prog, err := str(0)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Encoding != "base64" {
+			return nil, fmt.Errorf("only base64 encoding is served")
+		}
+		keys := s.sortedKeys()
+		out := []any{}
+	next:
+		for _, k := range keys {
+			a := s.accounts[k]
+			if a.Owner != prog {
+				continue
+			}
+			for _, f := range cfg.Filters {
+				if f.DataSize != nil && len(a.Data) != *f.DataSize {
+					continue next
+				}
+				if f.Memcmp != nil {
+					want, err := base58.Decode(f.Memcmp.Bytes)
+					if err != nil {
+						return nil, fmt.Errorf("memcmp bytes: %w", err)
+					}
+					o := f.Memcmp.Offset
+					if o+len(want) > len(a.Data) || !bytes.Equal(a.Data[o:o+len(want)], want) {
+						continue next
+					}
+				}
+			}
+			out = append(out, map[string]any{"pubkey": k, "account": s.wire(k)})
+		}
+		return out, nil
+	case "getTokenLargestAccounts":
+		mint, err := str(0)
+		if err != nil {
+			return nil, err
+		}
+		return s.largest(mint)
+	case "getSignaturesForAddress":
+		addr, err := str(0)
+		if err != nil {
+			return nil, err
+		}
+		limit := cfg.Limit
+		if limit <= 0 || limit > 1000 {
+			limit = 1000
+		}
+		sigs := s.signatures[addr]
+		start := 0
+		if cfg.Before != "" {
+			for i, sg := range sigs {
+				if sg.Signature == cfg.Before {
+					start = i + 1
+				}
+			}
+		}
+		out := []any{}
+		for i := start; i < len(sigs) && len(out) < limit; i++ {
+			out = append(out, map[string]any{"signature": sigs[i].Signature, "slot": sigs[i].Slot, "blockTime": sigs[i].BlockTime, "err": nil, "memo": nil, "confirmationStatus": "finalized"})
+		}
+		return out, nil
+	case "getTransaction":
+		sig, err := str(0)
+		if err != nil {
+			return nil, err
+		}
+		tx, ok := s.transactions[sig]
+		if !ok {
+			return nil, nil
+		}
+		return map[string]any{
+			"slot": tx.Slot, "blockTime": tx.BlockTime,
+			"transaction": map[string]any{"signatures": []string{sig}, "message": map[string]any{"accountKeys": tx.AccountKeys}},
+			"meta":        map[string]any{"err": nil, "fee": 5000},
+		}, nil
+	}
+	return nil, fmt.Errorf("method %s not served", rq.Method)
+}
+
+func (s *Server) sortedKeys() []string {
+	keys := make([]string, 0, len(s.accounts))
+	for k := range s.accounts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (s *Server) wire(k string) any {
+	a, ok := s.accounts[k]
+	if !ok {
+		return nil
+	}
+	return map[string]any{
+		"lamports": a.Lamports, "owner": a.Owner, "executable": a.Executable, "rentEpoch": 0,
+		"space": len(a.Data), "data": []string{base64.StdEncoding.EncodeToString(a.Data), "base64"},
+	}
+}
+
+// largest answers getTokenLargestAccounts from the served token accounts.
+func (s *Server) largest(mint string) (any, error) {
+	ma, ok := s.accounts[mint]
+	if !ok || (ma.Owner != TokenProgram && ma.Owner != Token2022Program) || len(ma.Data) < 82 {
+		return nil, fmt.Errorf("Invalid param: not a Token mint")
+	}
+	decimals := ma.Data[44]
+	m, _ := base58.Decode(mint)
+	type entry struct {
+		addr   string
+		amount uint64
+	}
+	var es []entry
+	for _, k := range s.sortedKeys() {
+		a := s.accounts[k]
+		if a.Owner != ma.Owner || len(a.Data) < 165 || (len(a.Data) > 165 && a.Data[165] != 2) {
+			continue
+		}
+		if !bytes.Equal(a.Data[:32], m) {
+			continue
+		}
+		es = append(es, entry{k, binary.LittleEndian.Uint64(a.Data[64:])})
+	}
+	sort.SliceStable(es, func(i, j int) bool { return es[i].amount > es[j].amount })
+	if len(es) > 20 {
+		es = es[:20]
+	}
+	out := make([]any, len(es))
+	for i, e := range es {
+		ui := strconv.FormatUint(e.amount, 10)
+		if decimals > 0 {
+			for len(ui) <= int(decimals) {
+				ui = "0" + ui
+			}
+			ui = strings.TrimRight(strings.TrimRight(ui[:len(ui)-int(decimals)]+"."+ui[len(ui)-int(decimals):], "0"), ".")
+		}
+		out[i] = map[string]any{"address": e.addr, "amount": strconv.FormatUint(e.amount, 10), "decimals": decimals, "uiAmountString": ui}
+	}
+	return map[string]any{"context": s.context(), "value": out}, nil
+}
