@@ -1,9 +1,12 @@
 package evm
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/tokenrisk/tokenrisk/contracts"
 	"math/big"
 	"net"
 	"net/http"
@@ -61,3 +64,129 @@ func newTestChain(t *testing.T) *testChain {
 }
 
 func jsonDecode(r *http.Request, v any) error { return json.NewDecoder(r.Body).Decode(v) }
+
+// deploy deploys the embedded contract name with constructor args and
+// mines it.
+func (tc *testChain) deploy(t *testing.T, name string, args ...any) common.Address {
+	t.Helper()
+	c, err := contracts.Artifact(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctorArgs, err := c.ABI.Pack("", args...)
+	if err != nil {
+		t.Fatalf("pack %s constructor: %v", name, err)
+	}
+	rcpt := tc.sendTx(t, nil, append(append([]byte(nil), c.Bytecode...), ctorArgs...), nil)
+	return rcpt.ContractAddress
+}
+
+// transact calls method of the contract name at to, mined.
+func (tc *testChain) transact(t *testing.T, name string, to common.Address, value *big.Int, method string, args ...any) *types.Receipt {
+	t.Helper()
+	c, err := contracts.Artifact(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.ABI.Pack(method, args...)
+	if err != nil {
+		t.Fatalf("pack %s.%s: %v", name, method, err)
+	}
+	return tc.sendTx(t, &to, data, value)
+}
+
+// call reads method of the contract name at to.
+func (tc *testChain) call(t *testing.T, name string, to common.Address, method string, args ...any) []any {
+	t.Helper()
+	c, err := contracts.Artifact(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.ABI.Pack(method, args...)
+	if err != nil {
+		t.Fatalf("pack %s.%s: %v", name, method, err)
+	}
+	out, err := tc.backend.Client().CallContract(context.Background(), ethereum.CallMsg{To: &to, Data: data}, nil)
+	if err != nil {
+		t.Fatalf("call %s.%s: %v", name, method, err)
+	}
+	vals, err := c.ABI.Unpack(method, out)
+	if err != nil {
+		t.Fatalf("unpack %s.%s: %v", name, method, err)
+	}
+	return vals
+}
+
+func (tc *testChain) sendTx(t *testing.T, to *common.Address, data []byte, value *big.Int) *types.Receipt {
+	t.Helper()
+	ctx := context.Background()
+	cl := tc.backend.Client()
+	nonce, err := cl.PendingNonceAt(ctx, tc.from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if value == nil {
+		value = new(big.Int)
+	}
+	tx := types.NewTx(&types.DynamicFeeTx{
+		ChainID: big.NewInt(1337), Nonce: nonce, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9),
+		Gas: 8_000_000, To: to, Value: value, Data: data,
+	})
+	signed, err := types.SignTx(tx, types.LatestSignerForChainID(big.NewInt(1337)), tc.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.SendTransaction(ctx, signed); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	tc.backend.Commit()
+	rcpt, err := cl.TransactionReceipt(ctx, signed.Hash())
+	if err != nil {
+		t.Fatalf("receipt: %v", err)
+	}
+	if rcpt.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("transaction to %v reverted", to)
+	}
+	return rcpt
+}
+
+// market is a small AMM world on a test chain: WETH, a USD stable, a V2
+// factory, a token with a token/WETH pool and a WETH/USD pool.
+type market struct {
+	weth, usd, factory, token, pair, usdPair common.Address
+}
+
+var (
+	ether = big.NewInt(1e18)
+	dead  = common.HexToAddress("0x000000000000000000000000000000000000dEaD")
+)
+
+func mul(a *big.Int, n int64) *big.Int { return new(big.Int).Mul(a, big.NewInt(n)) }
+
+// newMarket deploys the market: 1000 WETH against 1,000,000 tokens, and
+// 100 WETH against 300,000 USD (so 1 WETH = 3000 USD); half of the token
+// pool's LP is burned to 0xdead.
+func newMarket(t *testing.T, tc *testChain) market {
+	t.Helper()
+	var m market
+	m.weth = tc.deploy(t, "WETH")
+	m.usd = tc.deploy(t, "StableUSD", mul(big.NewInt(1e6), 1_000_000))
+	m.token = tc.deploy(t, "StableUSD", mul(ether, 10_000_000))
+	m.factory = tc.deploy(t, "V2Factory", tc.from)
+	tc.transact(t, "WETH", m.weth, mul(ether, 1100), "deposit")
+	m.pair = m.addPool(t, tc, m.token, mul(ether, 1_000_000), mul(ether, 1000))
+	m.usdPair = m.addPool(t, tc, m.usd, mul(big.NewInt(1e6), 300_000), mul(ether, 100))
+	lp := tc.call(t, "V2Pair", m.pair, "balanceOf", tc.from)[0].(*big.Int)
+	tc.transact(t, "V2Pair", m.pair, nil, "transfer", dead, new(big.Int).Div(lp, big.NewInt(2)))
+	return m
+}
+
+func (m market) addPool(t *testing.T, tc *testChain, token common.Address, amount, wethAmount *big.Int) common.Address {
+	t.Helper()
+	tc.transact(t, "V2Factory", m.factory, nil, "createPair", token, m.weth)
+	pair := tc.call(t, "V2Factory", m.factory, "getPair", token, m.weth)[0].(common.Address)
+	tc.transact(t, "StableUSD", token, nil, "transfer", pair, amount)
+	tc.transact(t, "WETH", m.weth, nil, "transfer", pair, wethAmount)
+	tc.transact(t, "V2Pair", pair, nil, "mint", tc.from)
+	return pair
+}
