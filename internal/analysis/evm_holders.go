@@ -1,0 +1,158 @@
+package analysis
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+)
+
+// EVMTopHolders is how many holders holder_analysis lists.
+const EVMTopHolders = 20
+
+// EVMHolderEvidence is holder_analysis for an EVM token.
+type EVMHolderEvidence struct {
+	// HolderCount is a lower bound when the rebuild was partial.
+	HolderCount *int `json:"holder_count"`
+	// Top10Pct is the ten largest holders' share, pools, burns and
+	// lockers excluded.
+	Top10Pct   *float64    `json:"top10_pct"`
+	TopHolders []EVMHolder `json:"top_holders"`
+	// TransfersScanned, FromBlock and ToBlock describe the log rebuild.
+	TransfersScanned int    `json:"transfers_scanned"`
+	FromBlock        uint64 `json:"from_block"`
+	ToBlock          uint64 `json:"to_block"`
+}
+
+// EVMHolder is one listed holder.
+type EVMHolder struct {
+	Address    string   `json:"address"`
+	Balance    string   `json:"balance"`
+	SharePct   *float64 `json:"share_pct"`
+	IsContract *bool    `json:"is_contract"`
+	// Label is pool, burn, locker, creator, owner, token (the token
+	// contract itself) or "".
+	Label string `json:"label,omitempty"`
+}
+
+// evmHolderLabel names what an address is, most specific first.
+func evmHolderLabel(f *EVMFacts, h EVMHolderBalance) string {
+	if h.Pool {
+		return "pool"
+	}
+	for _, p := range f.Liquidity.Pools {
+		if evmSameAddress(p.Address, h.Address) {
+			return "pool"
+		}
+	}
+	for _, b := range f.BurnAddresses {
+		if evmSameAddress(b, h.Address) {
+			return "burn"
+		}
+	}
+	for a := range f.Lockers {
+		if evmSameAddress(a, h.Address) {
+			return "locker"
+		}
+	}
+	if c := f.Deployer.Creator; c != nil && evmSameAddress(*c, h.Address) {
+		return "creator"
+	}
+	if f.OwnerKnown && evmSameAddress(f.Owner, h.Address) {
+		return "owner"
+	}
+	if evmSameAddress(f.Token, h.Address) {
+		return "token"
+	}
+	return ""
+}
+
+// evmExcludedLabel says whether a holder is out of circulation for
+// concentration: pools, burns and lockers.
+func evmExcludedLabel(label string) bool {
+	return label == "pool" || label == "burn" || label == "locker"
+}
+
+// AnalyseEVMHolders raises TOP10_CONCENTRATED, WHALE_HOLDER and FEW_HOLDERS
+// from the holder rebuild.
+func AnalyseEVMHolders(f *EVMFacts) (scan.Section, []string) {
+	ev := EVMHolderEvidence{TopHolders: []EVMHolder{}}
+	h := f.Holders
+	if h == nil {
+		return scan.Section{Status: scan.Unavailable, Evidence: ev},
+			[]string{"holders: the Transfer log rebuild could not run; holders unknown"}
+	}
+	ev.TransfersScanned, ev.FromBlock, ev.ToBlock = h.Transfers, h.FromBlock, h.ToBlock
+	count := h.HolderCount
+	ev.HolderCount = &count
+	var flags []risk.Flag
+	var warnings []string
+	status := scan.Complete
+	if !h.Complete {
+		status = scan.Partial
+		warnings = append(warnings, fmt.Sprintf("holders: rebuilt from blocks %d-%d only (budget reached); counts and shares are partial", h.FromBlock, h.ToBlock))
+	}
+
+	top10 := new(big.Int)
+	counted := 0
+	var whale *EVMHolder
+	for _, hb := range h.Top {
+		label := evmHolderLabel(f, hb)
+		item := EVMHolder{
+			Address:    hb.Address,
+			Balance:    hb.Balance.String(),
+			SharePct:   evmShare(hb.Balance, f.TotalSupply),
+			IsContract: hb.IsContract,
+			Label:      label,
+		}
+		if len(ev.TopHolders) < EVMTopHolders {
+			ev.TopHolders = append(ev.TopHolders, item)
+		}
+		if evmExcludedLabel(label) {
+			continue
+		}
+		if counted < 10 {
+			top10.Add(top10, hb.Balance)
+			counted++
+		}
+		if whale == nil && item.SharePct != nil && *item.SharePct > risk.WhalePct {
+			w := item
+			whale = &w
+		}
+	}
+	ev.Top10Pct = evmShare(top10, f.TotalSupply)
+	if ev.Top10Pct == nil {
+		status = scan.Partial
+		warnings = append(warnings, "holders: total supply unknown; shares cannot be computed")
+	}
+	if ev.Top10Pct != nil && *ev.Top10Pct > risk.Top10Pct {
+		flags = append(flags, risk.NewFlag(risk.Top10Concentrated,
+			fmt.Sprintf("Top 10 holders own %.1f%%", *ev.Top10Pct),
+			"The ten largest holders, pools, burns and lockers excluded, own more than half the supply.").WithValue(*ev.Top10Pct))
+	}
+	if whale != nil {
+		who := whale.Address
+		if whale.Label != "" {
+			who += " (" + whale.Label + ")"
+		}
+		flags = append(flags, risk.NewFlag(risk.WhaleHolder,
+			fmt.Sprintf("One holder owns %.1f%%", *whale.SharePct),
+			fmt.Sprintf("%s holds %.2f%% of the supply.", who, *whale.SharePct)).WithValue(*whale.SharePct))
+	}
+	switch {
+	case count < risk.FewHoldersCount && h.Complete:
+		flags = append(flags, risk.NewFlag(risk.FewHolders,
+			fmt.Sprintf("Only %d holders", count),
+			fmt.Sprintf("%d addresses hold a positive balance.", count)).WithValue(float64(count)))
+	case count < risk.FewHoldersCount:
+		warnings = append(warnings, fmt.Sprintf("holders: at least %d holders found; whether there are fewer than %d is unknown", count, risk.FewHoldersCount))
+	}
+	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
+}
+
+// EVMHealthyHolders is the checklist's healthy_holders: true only when the
+// rebuild was complete and raised no holder flag.
+func EVMHealthyHolders(f *EVMFacts, holder scan.Section) bool {
+	return f.Holders != nil && f.Holders.Complete && holder.Status == scan.Complete && len(holder.Flags) == 0
+}
