@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+/// @title Privilege prober, placed by state override AT the address under
+/// test (the token's owner or another stored address), so that its calls
+/// to the token carry that address as msg.sender. The same code also sits
+/// at a "victim" holder and at donor addresses. Nothing is ever deployed.
+///
+/// run() gives the victim some tokens from a donor, measures the token's
+/// observable state (supply, the victim's balance, owner(), whether the
+/// victim can transfer to a wallet and to the pool, and at what loss), then
+/// for each candidate call: makes the call as the caller, measures again,
+/// and rolls everything back by reverting the frame with the measurement as
+/// revert data. Comparing each measurement with the baseline proves what
+/// the call can do, whatever the function is named.
+contract Prober {
+    struct Measure {
+        uint256 totalSupply;
+        uint256 victimBalance;
+        bool ownerOk;
+        address owner;
+        bool walletOk;
+        uint256 walletSent;
+        uint256 walletReceived;
+        bool sellOk;
+        uint256 sellSent;
+        uint256 sellReceived;
+        bool tinyOk;
+        uint256 hits;
+    }
+
+    struct Outcome {
+        bool complete; // false: the probe frame ran out of gas
+        bool ok; // the candidate call did not revert
+        uint256 gasUsed;
+        bytes ret; // its revert data (truncated)
+        Measure m;
+    }
+
+    bytes32 private constant MAGIC = keccak256("tokenrisk.prober.v1");
+    // A slot no token layout uses (the victim may be a contract's address).
+    bytes32 private constant HITS_SLOT = keccak256("tokenrisk.prober.hits");
+    uint256 private constant MAX_RET = 256;
+
+    /// @notice Funds the victim from the first donor that can pay, measures
+    /// the baseline and runs each call in isolation.
+    function run(
+        address token,
+        address victim,
+        address sink,
+        address pool,
+        address[] calldata donors,
+        uint256 gasPerCall,
+        bytes[] calldata calls
+    ) external returns (address funder, Measure memory base, Outcome[] memory outs) {
+        funder = _fund(token, victim, donors);
+        base = _isolatedMeasure(token, victim, sink, pool);
+        outs = new Outcome[](calls.length);
+        for (uint256 i = 0; i < calls.length; i++) {
+            try this.probeAndRevert(token, victim, sink, pool, gasPerCall, calls[i]) {}
+            catch (bytes memory data) {
+                if (data.length >= 32 * 17 && abi.decode(data, (bytes32)) == MAGIC) {
+                    (, bool ok, uint256 gasUsed, Measure memory m, bytes memory ret) =
+                        abi.decode(data, (bytes32, bool, uint256, Measure, bytes));
+                    outs[i] = Outcome(true, ok, gasUsed, ret, m);
+                }
+            }
+        }
+    }
+
+    /// @notice Makes one candidate call as this address, measures, reverts.
+    function probeAndRevert(address token, address victim, address sink, address pool, uint256 gasPerCall, bytes calldata data)
+        external
+    {
+        require(msg.sender == address(this), "prober: self only");
+        uint256 g = gasleft();
+        (bool ok, bytes memory ret) = token.call{gas: gasPerCall}(data);
+        uint256 used = g - gasleft();
+        if (ret.length > MAX_RET) {
+            assembly {
+                mstore(ret, MAX_RET)
+            }
+        }
+        Measure memory m = _measure(token, victim, sink, pool);
+        bytes memory out = abi.encode(MAGIC, ok, used, m, ret);
+        assembly {
+            revert(add(out, 32), mload(out))
+        }
+    }
+
+    /// @notice Measures and reverts (the transfers it makes are undone).
+    function measureAndRevert(address token, address victim, address sink, address pool) external {
+        require(msg.sender == address(this), "prober: self only");
+        bytes memory out = abi.encode(MAGIC, _measure(token, victim, sink, pool));
+        assembly {
+            revert(add(out, 32), mload(out))
+        }
+    }
+
+    function _isolatedMeasure(address token, address victim, address sink, address pool) private returns (Measure memory m) {
+        try this.measureAndRevert(token, victim, sink, pool) {}
+        catch (bytes memory data) {
+            if (data.length == 32 * 13 && abi.decode(data, (bytes32)) == MAGIC) {
+                (, m) = abi.decode(data, (bytes32, Measure));
+            }
+        }
+    }
+
+    function _measure(address token, address victim, address sink, address pool) private returns (Measure memory m) {
+        m.totalSupply = _word(token, abi.encodeWithSelector(0x18160ddd));
+        m.victimBalance = _balance(token, victim);
+        (bool ok, bytes memory ret) = token.staticcall{gas: 100000}(abi.encodeWithSelector(0x8da5cb5b));
+        if (ok && ret.length >= 32) {
+            m.ownerOk = true;
+            m.owner = address(uint160(uint256(bytes32(ret))));
+        }
+        uint256 hitsBefore = Prober(payable(victim)).hits();
+        m.walletSent = m.victimBalance / 4;
+        uint256 before = _balance(token, sink);
+        m.walletOk = Prober(payable(victim)).send(token, sink, m.walletSent);
+        if (m.walletOk) m.walletReceived = _gain(_balance(token, sink), before);
+        if (pool != address(0)) {
+            m.sellSent = m.victimBalance / 4;
+            before = _balance(token, pool);
+            m.sellOk = Prober(payable(victim)).send(token, pool, m.sellSent);
+            if (m.sellOk) m.sellReceived = _gain(_balance(token, pool), before);
+        }
+        m.tinyOk = Prober(payable(victim)).send(token, sink, m.victimBalance > 0 ? 1 : 0);
+        m.hits = Prober(payable(victim)).hits() - hitsBefore;
+    }
+
+    function _fund(address token, address victim, address[] calldata donors) private returns (address) {
+        uint256 supply = _word(token, abi.encodeWithSelector(0x18160ddd));
+        for (uint256 i = 0; i < donors.length; i++) {
+            uint256 bal = _balance(token, donors[i]);
+            uint256 amount = bal / 100;
+            if (amount > supply / 1000 && supply / 1000 > 0) amount = supply / 1000;
+            if (amount == 0) continue;
+            bool ok;
+            if (donors[i] == address(this)) {
+                ok = _transfer(token, victim, amount);
+            } else {
+                try Prober(payable(donors[i])).send(token, victim, amount) returns (bool s) {
+                    ok = s;
+                } catch {}
+            }
+            if (ok && _balance(token, victim) > 0) return donors[i];
+        }
+        return address(0);
+    }
+
+    /// @notice Transfers `amount` of `token` from this address (used on the
+    /// victim and donors).
+    function send(address token, address to, uint256 amount) external returns (bool) {
+        return _transfer(token, to, amount);
+    }
+
+    /// @notice How many unknown calls this address received (a token
+    /// calling a target it was told to use).
+    function hits() external view returns (uint256 n) {
+        bytes32 slot = HITS_SLOT;
+        assembly {
+            n := sload(slot)
+        }
+    }
+
+    function _transfer(address token, address to, uint256 amount) private returns (bool) {
+        (bool ok, bytes memory ret) = token.call{gas: 1_000_000}(abi.encodeWithSelector(0xa9059cbb, to, amount));
+        if (!ok) return false;
+        if (ret.length == 0) return true;
+        return ret.length >= 32 && abi.decode(ret, (uint256)) != 0;
+    }
+
+    function _balance(address token, address who) private view returns (uint256) {
+        return _word(token, abi.encodeWithSelector(0x70a08231, who));
+    }
+
+    function _word(address token, bytes memory data) private view returns (uint256) {
+        (bool ok, bytes memory ret) = token.staticcall{gas: 200000}(data);
+        if (!ok || ret.length < 32) return 0;
+        return abi.decode(ret, (uint256));
+    }
+
+    function _gain(uint256 afterAmount, uint256 beforeAmount) private pure returns (uint256) {
+        return afterAmount > beforeAmount ? afterAmount - beforeAmount : 0;
+    }
+
+    /// @notice Any other call (a token calling a hook it was pointed at)
+    /// is counted and answered with a true word.
+    fallback(bytes calldata) external payable returns (bytes memory) {
+        bytes32 slot = HITS_SLOT;
+        assembly {
+            sstore(slot, add(sload(slot), 1))
+        }
+        return abi.encode(uint256(1));
+    }
+
+    receive() external payable {}
+}

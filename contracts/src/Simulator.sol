@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+interface ISimWrapped {
+    function deposit() external payable;
+}
+
+interface ISimV2Pair {
+    function token0() external view returns (address);
+    function getReserves() external view returns (uint112, uint112, uint32);
+    function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
+}
+
+interface ISimV3Pool {
+    function token0() external view returns (address);
+    function swap(address recipient, bool zeroForOne, int256 amountSpecified, uint160 sqrtPriceLimitX96, bytes calldata data)
+        external
+        returns (int256, int256);
+}
+
+/// @title Honeypot simulator, placed by state override at a throwaway address
+/// with a native balance. One eth_call buys the token from a pool by calling
+/// the pool directly, transfers part of it to a second address and sells the
+/// rest back, measuring every step. Nothing here is ever deployed: it runs on
+/// a copy of the chain's state.
+contract Simulator {
+    struct Params {
+        address token;
+        address pool;
+        address quote; // the pool's other token
+        address wrapped; // wrapped native, deposited to get the quote
+        address fundPool; // V2 wrapped/quote pool used when quote != wrapped (or zero)
+        uint8 poolKind; // 1 = Uniswap V2 style, 2 = Uniswap V3 style
+        uint256 feeBps; // V2 swap fee in basis points (fundPool too)
+        uint256 amountIn; // quote (or wrapped, with fundPool) to spend on the buy
+        address recipient; // receiver of the transfer test
+        uint256 gasPerStep; // gas cap of each external step
+        uint8 steps; // bit 0 buy, bit 1 transfer, bit 2 sell
+    }
+
+    struct Result {
+        bool buyOk;
+        bytes buyError;
+        uint256 buyGas;
+        uint256 buyExpected; // token the pool sent (V3) or we asked for (V2)
+        uint256 buyReceived; // token balance increase
+        uint256 quoteSpent;
+        bool transferOk;
+        bytes transferError;
+        uint256 transferSent;
+        uint256 transferReceived;
+        bool sellOk;
+        bytes sellError;
+        uint256 sellGas;
+        uint256 sellSent; // token we sent
+        uint256 sellPoolReceived; // token the pool actually got
+        uint256 sellExpected; // quote the pool should pay for what it got
+        uint256 sellReceived; // quote balance increase
+    }
+
+    uint160 private constant MIN_SQRT_RATIO_PLUS_ONE = 4295128740;
+    uint160 private constant MAX_SQRT_RATIO_MINUS_ONE = 1461446703485210103287273052203988822378723970341;
+
+    // The pool whose V3 callback is expected, and what it pays with.
+    address private activePool;
+    address private activePayToken;
+
+    /// @notice Runs the steps of p and reports every measurement; never
+    /// reverts for the token's sake (failures are reported).
+    function simulate(Params calldata p) external payable returns (Result memory r) {
+        if (p.steps & 1 != 0) {
+            _buy(p, r);
+            if (!r.buyOk) return r;
+        }
+        if (p.steps & 2 != 0) _transferTest(p, r);
+        if (p.steps & 4 != 0) _sell(p, r);
+    }
+
+    function _fund(Params calldata p) private returns (uint256 quoteIn, bytes memory err) {
+        ISimWrapped(p.wrapped).deposit{value: p.amountIn}();
+        if (p.quote == p.wrapped) return (p.amountIn, "");
+        if (p.fundPool == address(0)) return (0, bytes("simulator: no funding pool for the quote token"));
+        uint256 before = _balance(p.quote, address(this));
+        (bool ok, bytes memory ret) = _v2Swap(p.fundPool, p.wrapped, p.amountIn, p.feeBps, address(this), p.gasPerStep);
+        if (!ok) return (0, ret);
+        return (_gain(_balance(p.quote, address(this)), before), "");
+    }
+
+    function _buy(Params calldata p, Result memory r) private {
+        (uint256 quoteIn, bytes memory err) = _fund(p);
+        if (quoteIn == 0) {
+            r.buyError = err;
+            return;
+        }
+        r.quoteSpent = quoteIn;
+        uint256 before = _balance(p.token, address(this));
+        uint256 g = gasleft();
+        if (p.poolKind == 1) {
+            if (!_send(p.quote, p.pool, quoteIn)) {
+                r.buyError = bytes("simulator: quote transfer to pool failed");
+                return;
+            }
+            (uint256 rIn, uint256 rOut, bool quoteIs0) = _reserves(p.pool, p.quote);
+            uint256 out = _amountOut(quoteIn, rIn, rOut, p.feeBps);
+            // Full size; then a margin for a pool fee above the configured one;
+            // then a twentieth, under a max-transaction limit.
+            uint256[3] memory tries = [out, (out * 99) / 100, out / 20];
+            for (uint256 i = 0; i < tries.length && !r.buyOk; i++) {
+                if (tries[i] == 0) continue;
+                (bool ok, bytes memory ret) = p.pool.call{gas: p.gasPerStep}(
+                    abi.encodeCall(ISimV2Pair.swap, (quoteIs0 ? 0 : tries[i], quoteIs0 ? tries[i] : 0, address(this), ""))
+                );
+                if (ok) {
+                    r.buyOk = true;
+                    r.buyExpected = tries[i];
+                } else if (i == 0) {
+                    r.buyError = ret;
+                }
+            }
+        } else {
+            (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.quote, quoteIn, p.gasPerStep);
+            r.buyOk = ok;
+            r.buyExpected = sent;
+            if (!ok) r.buyError = ret;
+        }
+        r.buyGas = g - gasleft();
+        if (r.buyOk) {
+            r.buyError = "";
+            r.buyReceived = _gain(_balance(p.token, address(this)), before);
+        }
+    }
+
+    function _transferTest(Params calldata p, Result memory r) private {
+        uint256 held = _balance(p.token, address(this));
+        r.transferSent = held / 10;
+        if (r.transferSent == 0) {
+            r.transferError = bytes("simulator: nothing to transfer");
+            return;
+        }
+        uint256 before = _balance(p.token, p.recipient);
+        (bool ok, bytes memory ret) = p.token.call{gas: p.gasPerStep}(abi.encodeWithSelector(0xa9059cbb, p.recipient, r.transferSent));
+        if (_succeeded(ok, ret)) {
+            r.transferOk = true;
+            r.transferReceived = _gain(_balance(p.token, p.recipient), before);
+        } else {
+            r.transferError = ok ? bytes("simulator: transfer returned false") : ret;
+        }
+    }
+
+    function _sell(Params calldata p, Result memory r) private {
+        r.sellSent = _balance(p.token, address(this));
+        if (r.sellSent == 0) {
+            r.sellError = bytes("simulator: nothing to sell");
+            return;
+        }
+        uint256 quoteBefore = _balance(p.quote, address(this));
+        uint256 g = gasleft();
+        if (p.poolKind == 1) {
+            (bool ok, bytes memory ret) = p.token.call{gas: p.gasPerStep}(abi.encodeWithSelector(0xa9059cbb, p.pool, r.sellSent));
+            if (!_succeeded(ok, ret)) {
+                r.sellError = ok ? bytes("simulator: transfer to pool returned false") : ret;
+                r.sellGas = g - gasleft();
+                return;
+            }
+            // What the pool got is its balance above its reserve, read after
+            // the transfer (a token that swaps its own fees mid-transfer
+            // moves the reserves first).
+            (uint256 rIn, uint256 rOut, bool tokenIs0) = _reserves(p.pool, p.token);
+            uint256 got = _gain(_balance(p.token, p.pool), rIn);
+            r.sellPoolReceived = got;
+            uint256 out = _amountOut(got, rIn, rOut, p.feeBps);
+            r.sellExpected = out;
+            uint256[2] memory tries = [out, (out * 99) / 100];
+            for (uint256 i = 0; i < tries.length && !r.sellOk; i++) {
+                if (tries[i] == 0) continue;
+                (bool ok2, bytes memory ret2) = p.pool.call{gas: p.gasPerStep}(
+                    abi.encodeCall(ISimV2Pair.swap, (tokenIs0 ? 0 : tries[i], tokenIs0 ? tries[i] : 0, address(this), ""))
+                );
+                if (ok2) {
+                    r.sellOk = true;
+                    r.sellExpected = tries[i];
+                } else if (i == 0) {
+                    r.sellError = ret2;
+                }
+            }
+            if (out == 0) r.sellError = bytes("simulator: pool received nothing");
+        } else {
+            (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.token, r.sellSent, p.gasPerStep);
+            r.sellOk = ok;
+            r.sellPoolReceived = ok ? r.sellSent : 0;
+            r.sellExpected = sent;
+            if (!ok) r.sellError = ret;
+        }
+        r.sellGas = g - gasleft();
+        if (r.sellOk) {
+            r.sellError = "";
+            r.sellReceived = _gain(_balance(p.quote, address(this)), quoteBefore);
+        }
+    }
+
+    /// @dev Swaps exact `amountIn` of `payToken` on a V3 pool; returns what the
+    /// pool says it sent.
+    function _v3Swap(address pool, address payToken, uint256 amountIn, uint256 gasCap)
+        private
+        returns (bool ok, bytes memory ret, uint256 sent)
+    {
+        (bool t0ok, bytes memory t0) = pool.staticcall(abi.encodeCall(ISimV3Pool.token0, ()));
+        if (!t0ok || t0.length < 32) return (false, bytes("simulator: pool token0 failed"), 0);
+        bool zeroForOne = abi.decode(t0, (address)) == payToken;
+        activePool = pool;
+        activePayToken = payToken;
+        (ok, ret) = pool.call{gas: gasCap}(
+            abi.encodeCall(
+                ISimV3Pool.swap,
+                (address(this), zeroForOne, int256(amountIn), zeroForOne ? MIN_SQRT_RATIO_PLUS_ONE : MAX_SQRT_RATIO_MINUS_ONE, "")
+            )
+        );
+        activePool = address(0);
+        if (ok && ret.length >= 64) {
+            (int256 a0, int256 a1) = abi.decode(ret, (int256, int256));
+            int256 out = zeroForOne ? -a1 : -a0;
+            sent = out > 0 ? uint256(out) : 0;
+        }
+    }
+
+    /// @notice Uniswap V3 (and PancakeSwap V3) swap callback: pays the pool.
+    function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata) external {
+        _pay(amount0Delta, amount1Delta);
+    }
+
+    /// @notice PancakeSwap V3 names its callback differently.
+    function pancakeV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata) external {
+        _pay(amount0Delta, amount1Delta);
+    }
+
+    function _pay(int256 amount0Delta, int256 amount1Delta) private {
+        require(msg.sender == activePool, "simulator: unexpected callback");
+        uint256 owed = uint256(amount0Delta > 0 ? amount0Delta : amount1Delta);
+        require(_send(activePayToken, msg.sender, owed), "simulator: callback payment failed");
+    }
+
+    function _v2Swap(address pool, address payToken, uint256 amountIn, uint256 feeBps, address to, uint256 gasCap)
+        private
+        returns (bool, bytes memory)
+    {
+        if (!_send(payToken, pool, amountIn)) return (false, bytes("simulator: funding transfer failed"));
+        (uint256 rIn, uint256 rOut, bool payIs0) = _reserves(pool, payToken);
+        uint256 out = (_amountOut(amountIn, rIn, rOut, feeBps) * 99) / 100;
+        return pool.call{gas: gasCap}(abi.encodeCall(ISimV2Pair.swap, (payIs0 ? 0 : out, payIs0 ? out : 0, to, "")));
+    }
+
+    /// @dev Reserves of a V2 pool ordered (reserve of `tokenIn`, other), and
+    /// whether tokenIn is token0.
+    function _reserves(address pool, address tokenIn) private view returns (uint256 rIn, uint256 rOut, bool in0) {
+        (uint112 r0, uint112 r1,) = ISimV2Pair(pool).getReserves();
+        in0 = ISimV2Pair(pool).token0() == tokenIn;
+        (rIn, rOut) = in0 ? (uint256(r0), uint256(r1)) : (uint256(r1), uint256(r0));
+    }
+
+    function _amountOut(uint256 amountIn, uint256 rIn, uint256 rOut, uint256 feeBps) private pure returns (uint256) {
+        if (amountIn == 0 || rIn == 0 || rOut == 0 || feeBps >= 10000) return 0;
+        uint256 inWithFee = amountIn * (10000 - feeBps);
+        return (inWithFee * rOut) / (rIn * 10000 + inWithFee);
+    }
+
+    function _balance(address token, address who) private view returns (uint256) {
+        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(0x70a08231, who));
+        if (!ok || ret.length < 32) return 0;
+        return abi.decode(ret, (uint256));
+    }
+
+    function _send(address token, address to, uint256 amount) private returns (bool) {
+        (bool ok, bytes memory ret) = token.call(abi.encodeWithSelector(0xa9059cbb, to, amount));
+        return _succeeded(ok, ret);
+    }
+
+    /// @dev A token call succeeded: it did not revert and returned nothing
+    /// (USDT style) or a non-zero word.
+    function _succeeded(bool ok, bytes memory ret) private pure returns (bool) {
+        if (!ok) return false;
+        if (ret.length == 0) return true;
+        return ret.length >= 32 && abi.decode(ret, (uint256)) != 0;
+    }
+
+    function _gain(uint256 afterAmount, uint256 beforeAmount) private pure returns (uint256) {
+        return afterAmount > beforeAmount ? afterAmount - beforeAmount : 0;
+    }
+
+    receive() external payable {}
+}
