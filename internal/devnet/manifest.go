@@ -1,0 +1,70 @@
+package devnet
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// Manifest lists what the devnet deployed: the AMM and every zoo token
+// with the behaviour it was built to have.
+type Manifest struct {
+	RPCURL   string `json:"rpc_url"`
+	ChainID  int64  `json:"chain_id"`
+	WETH     string `json:"weth"`
+	USDC     string `json:"usdc"`
+	Factory  string `json:"factory"`
+	Router   string `json:"router"`
+	Locker   string `json:"locker"`
+	Deployer string `json:"deployer"`
+	// USDCPair is the WETH/USDC pool that prices ETH at ~3000 USD.
+	USDCPair string          `json:"usdc_pair"`
+	Tokens   []ManifestToken `json:"tokens"`
+}
+
+// ManifestToken is one zoo token.
+type ManifestToken struct {
+	// Kind names the risk the token was built to have, e.g. "tax_sell_high".
+	Kind    string `json:"kind"`
+	Address string `json:"address"`
+	// Pair is its WETH pool, "" when it has none (no_liquidity, not_a_token).
+	Pair string `json:"pair"`
+	// Owner is what owner() returns (the zero address once renounced), ""
+	// when the contract has no owner().
+	Owner string `json:"owner"`
+	// Creator is the EOA that deployed the token and holds its powers.
+	Creator string `json:"creator"`
+	// Implementation is the EIP-1967 implementation behind a proxy token.
+	Implementation string `json:"implementation,omitempty"`
+	// Decimals is the token's decimals (0 for not_a_token).
+	Decimals int `json:"decimals"`
+	// Behaviour says in one sentence what the token does.
+	Behaviour string `json:"behaviour"`
+}
+
+// Token returns the token of kind.
+func (m Manifest) Token(kind string) (ManifestToken, bool) {
+	for _, t := range m.Tokens {
+		if t.Kind == kind {
+			return t, true
+		}
+	}
+	return ManifestToken{}, false
+}
+
+// WriteFile writes the manifest as indented JSON to path.
+func (m Manifest) WriteFile(path string) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("devnet: encode manifest: %w", err)
+	}
+	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("devnet: write manifest: %w", err)
+	}
+	return nil
+}
+
+func (m Manifest) clone() Manifest {
+	m.Tokens = append([]ManifestToken(nil), m.Tokens...)
+	return m
+}
