@@ -315,7 +315,9 @@ func TestProgramAddresses(t *testing.T) {
 	}{
 		{"scnSOL metadata", func() (solana.PublicKey, error) { return solana.MetadataPDA(metaProg, solana.MustPublicKey(scnSOL)) }, "5iU74sxq9PbpiYdw7srLkh69CrywuSnSu2Pxnn2ezwM2"},
 		{"pump curve", func() (solana.PublicKey, error) { return solana.BondingCurvePDA(pump, solana.MustPublicKey(pumpMint)) }, "BYUfWyh2nqHeM2sQdrwWa8AiePvLAKjYJLiD9g2DwDGf"},
-		{"mayhem curve", func() (solana.PublicKey, error) { return solana.BondingCurvePDA(pump, solana.MustPublicKey(mayhemMint)) }, "4sp4hbyfAurnXPvBtkRcSNHnBxDXkfXJjqxeFPszjnMQ"},
+		{"mayhem curve", func() (solana.PublicKey, error) {
+			return solana.BondingCurvePDA(pump, solana.MustPublicKey(mayhemMint))
+		}, "4sp4hbyfAurnXPvBtkRcSNHnBxDXkfXJjqxeFPszjnMQ"},
 	}
 	for _, tt := range tests {
 		got, err := tt.got()

@@ -1,0 +1,420 @@
+package solana_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mr-tron/base58"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/solana"
+	"github.com/tokenrisk/tokenrisk/internal/solana/solanatest"
+)
+
+// newServer serves every testdata account.
+func newServer(tb testing.TB) *solanatest.Server {
+	tb.Helper()
+	srv := solanatest.New()
+	tb.Cleanup(srv.Close)
+	if err := srv.LoadDir("testdata/accounts"); err != nil {
+		tb.Fatal(err)
+	}
+	return srv
+}
+
+// newAdapter points the shipped Solana config at urls, the way
+// TOKENRISK_RPC_SOLANA does.
+func newAdapter(tb testing.TB, opts solana.Options, urls ...string) *solana.Adapter {
+	tb.Helper()
+	reg, err := chains.Load("")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	reg.ApplyEnv(func(k string) string {
+		if k == "TOKENRISK_RPC_SOLANA" {
+			return strings.Join(urls, ",")
+		}
+		return ""
+	}, false)
+	return solana.NewAdapter(reg, opts)
+}
+
+func request(tb testing.TB, addr string, plan ...string) scan.Request {
+	tb.Helper()
+	a, err := chains.ParseAddress(addr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if plan == nil {
+		plan = []string{"ethereum", "solana"}
+	}
+	return scan.Request{Address: a, Chains: plan}
+}
+
+// syntheticKey is a deterministic address for synthetic accounts.
+func syntheticKey(name string) string {
+	h := sha256.Sum256([]byte(name))
+	return base58.Encode(h[:])
+}
+
+const (
+	burnOwner  = "1nc1nerator11111111111111111111111111111111"
+	creator    = "EhJ5156M6ZNhvPhHe6RA8ZZ9GTEdM6Rhyh4EB1VZL1D4" // the pump curve's creator
+	whale      = megaAuth                                       // any wallet
+	pumpSupply = 998858000507907
+)
+
+// addPumpHolders adds SYNTHETIC token accounts of the pump mint next to
+// its real CPMM vault: a whale (12%), the creator (6%) and a burn (20%).
+func addPumpHolders(tb testing.TB, srv *solanatest.Server) {
+	tb.Helper()
+	for _, h := range []struct {
+		owner string
+		pct   uint64
+	}{{whale, 12}, {creator, 6}, {burnOwner, 20}} {
+		if err := srv.AddTokenAccount(syntheticKey("holder-"+h.owner), pumpMint, h.owner, pumpSupply*h.pct/100, solanatest.Token2022Program); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+func hasFlag(flags []risk.Flag, code string) bool {
+	for _, f := range flags {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+func TestAssessPumpMint(t *testing.T) {
+	srv := newServer(t)
+	addPumpHolders(t, srv)
+	a := newAdapter(t, solana.Options{}, srv.URL())
+	got, err := a.Assess(context.Background(), request(t, pumpMint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Requests(); n != 3 {
+		t.Errorf("HTTP requests = %d, want 3 (one per round trip)", n)
+	}
+	if got.Chain != "solana" || got.Token.Name != "Solana Fork Staccana " || got.Token.Symbol != "Staccana" || *got.Token.Decimals != 6 || *got.Token.TotalSupply != "998858000507907" {
+		t.Errorf("token = %+v", got.Token)
+	}
+
+	// Contract.
+	c := got.Contract.Evidence.(analysis.SolanaContractEvidence)
+	if got.Contract.Status != scan.Complete || c.TokenProgram != analysis.SolanaToken2022 || c.MintAuthority != nil || c.FreezeAuthority != nil {
+		t.Errorf("contract = %s %+v", got.Contract.Status, c)
+	}
+	if len(c.Extensions) != 2 || c.Extensions[0].Name != analysis.SolanaExtMetadataPointer || c.Extensions[1].Name != analysis.SolanaExtTokenMetadata {
+		t.Errorf("extensions = %+v", c.Extensions)
+	}
+	if c.Metadata == nil || c.Metadata.Source != analysis.SolanaToken2022Metadata || c.Metadata.Symbol != "Staccana" || *c.Metadata.IsMutable {
+		t.Errorf("metadata = %+v", c.Metadata)
+	}
+	if len(got.Contract.Flags) != 0 {
+		t.Errorf("contract flags = %+v, want none (authorities revoked, metadata immutable)", got.Contract.Flags)
+	}
+
+	// Liquidity: the real CPMM pool, valued with the real SOL/USDC
+	// Whirlpool price.
+	l := got.Liquidity.Evidence.(analysis.SolanaLiquidityEvidence)
+	if len(l.Pools) != 1 {
+		t.Fatalf("pools = %+v", l.Pools)
+	}
+	p := l.Pools[0]
+	if p.DEX != "raydium_cpmm" || p.Address != cpmmPool || p.QuoteSymbol != "wSOL" || p.TokenVault != "5Ap19VZWbmP9NnvFabeyGzWjTqXFcFLPcuFDsNyAB9Sg" || p.QuoteVault != "47KLLXNKUMuJBgis11NWmZ9iNPW2wHX2ZKQKUDCL3LA6" {
+		t.Errorf("pool = %+v", p)
+	}
+	// Vault balances minus the pool's protocol and fund fees.
+	if *p.TokenReserve != 95416112608385 || *p.QuoteReserve != 461366032767 {
+		t.Errorf("reserves = %d / %d", *p.TokenReserve, *p.QuoteReserve)
+	}
+	if p.LPBurnedPct == nil || *p.LPBurnedPct != 0 {
+		t.Errorf("LP burned = %v, want 0 (LP mint supply = lp_supply - 100 locked)", p.LPBurnedPct)
+	}
+	if l.SOLPriceUSD == nil || *l.SOLPriceUSD < 40.3 || *l.SOLPriceUSD > 40.4 {
+		t.Errorf("SOL price = %v, want ~40.36 from the Whirlpool sqrt price", l.SOLPriceUSD)
+	}
+	// 461.366 SOL × 2 sides × $40.36 ≈ $37 243.
+	if p.LiquidityUSD == nil || *p.LiquidityUSD < 37000 || *p.LiquidityUSD > 37500 {
+		t.Errorf("liquidity USD = %v", p.LiquidityUSD)
+	}
+	if l.BondingCurve == nil || !l.BondingCurve.Complete || l.BondingCurve.Address != "BYUfWyh2nqHeM2sQdrwWa8AiePvLAKjYJLiD9g2DwDGf" {
+		t.Errorf("bonding curve = %+v", l.BondingCurve)
+	}
+	if !hasFlag(got.Liquidity.Flags, risk.LPNotLocked) || hasFlag(got.Liquidity.Flags, risk.BondingCurve) || hasFlag(got.Liquidity.Flags, risk.LowLiquidity) {
+		t.Errorf("liquidity flags = %+v", got.Liquidity.Flags)
+	}
+
+	// Holders.
+	h := got.Holder.Evidence.(analysis.SolanaHolderEvidence)
+	labels := map[string]string{}
+	for _, th := range h.TopHolders {
+		labels[th.Address] = th.Label
+	}
+	want := map[string]string{cpmmAuth: "pool", burnOwner: "burn", creator: "creator", whale: ""}
+	for addr, label := range want {
+		if l, ok := labels[addr]; !ok || l != label {
+			t.Errorf("holder %s label = %q (present %v), want %q", addr, l, ok, label)
+		}
+	}
+	if h.Top10SharePct == nil || *h.Top10SharePct != 18 {
+		t.Errorf("top-10 share = %v, want 18 (whale 12 + creator 6; pool and burn excluded)", h.Top10SharePct)
+	}
+	if h.HolderCount == nil || *h.HolderCount != 2 {
+		t.Errorf("holder count = %v, want 2", h.HolderCount)
+	}
+	if !hasFlag(got.Holder.Flags, risk.WhaleHolder) || hasFlag(got.Holder.Flags, risk.Top10Concentrated) || !hasFlag(got.Holder.Flags, risk.FewHolders) {
+		t.Errorf("holder flags = %+v", got.Holder.Flags)
+	}
+
+	// Deployer.
+	d := got.Deployer.Evidence.(analysis.SolanaDeployerEvidence)
+	if strPtr(d.Creator) != creator || strPtr(d.CreatorSource) != analysis.SolanaCreatorBondingCurve {
+		t.Errorf("creator = %s from %s", strPtr(d.Creator), strPtr(d.CreatorSource))
+	}
+	if d.CreatorSharePct == nil || *d.CreatorSharePct != 6 || !hasFlag(got.Deployer.Flags, risk.CreatorHoldsLargeShare) {
+		t.Errorf("creator share = %v, flags %+v", d.CreatorSharePct, got.Deployer.Flags)
+	}
+
+	want2 := scan.Checklist{NotHoneypot: true, OwnershipRenounced: true, NoMint: true}
+	if got.Checklist != want2 {
+		t.Errorf("checklist = %+v, want %+v", got.Checklist, want2)
+	}
+}
+
+func TestAssessMegaToken(t *testing.T) {
+	srv := newServer(t)
+	a := newAdapter(t, solana.Options{}, srv.URL())
+	got, err := a.Assess(context.Background(), request(t, megaMint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, code := range []string{
+		risk.MintAuthorityEnabled, risk.FreezeAuthorityEnabled, risk.MetadataMutable, risk.TransferFee, risk.TransferHook,
+		risk.PermanentDelegate, risk.NonTransferable, risk.MintCloseAuthority, risk.ConfidentialTransfers,
+	} {
+		if !hasFlag(got.Contract.Flags, code) {
+			t.Errorf("flag %s missing", code)
+		}
+	}
+	if hasFlag(got.Contract.Flags, risk.DefaultAccountFrozen) {
+		t.Error("DEFAULT_ACCOUNT_FROZEN raised for an initialized default state")
+	}
+	c := got.Contract.Evidence.(analysis.SolanaContractEvidence)
+	if len(c.Extensions) != 14 || got.Contract.Status != scan.Complete {
+		t.Errorf("%d extensions, status %s", len(c.Extensions), got.Contract.Status)
+	}
+	if got.Checklist != (scan.Checklist{}) {
+		t.Errorf("checklist = %+v, want all false", got.Checklist)
+	}
+}
+
+func TestAssessScnSOLMetaplex(t *testing.T) {
+	srv := newServer(t)
+	a := newAdapter(t, solana.Options{}, srv.URL())
+	got, err := a.Assess(context.Background(), request(t, scnSOL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := got.Contract.Evidence.(analysis.SolanaContractEvidence)
+	if c.TokenProgram != analysis.SolanaSPLToken || c.Metadata == nil || c.Metadata.Source != analysis.SolanaMetaplex || c.Metadata.Address != "5iU74sxq9PbpiYdw7srLkh69CrywuSnSu2Pxnn2ezwM2" || c.Metadata.Name != "Socean staked SOL" {
+		t.Errorf("contract = %+v, metadata %+v", c, c.Metadata)
+	}
+	if !hasFlag(got.Contract.Flags, risk.MintAuthorityEnabled) || !hasFlag(got.Contract.Flags, risk.MetadataMutable) || hasFlag(got.Contract.Flags, risk.FreezeAuthorityEnabled) {
+		t.Errorf("flags = %+v", got.Contract.Flags)
+	}
+	// No signatures served: the creator falls back to the update
+	// authority and the deployer analysis is partial.
+	d := got.Deployer.Evidence.(analysis.SolanaDeployerEvidence)
+	if strPtr(d.CreatorSource) != analysis.SolanaCreatorUpdateAuthority || got.Deployer.Status != scan.Partial {
+		t.Errorf("deployer = %s, %+v", got.Deployer.Status, d)
+	}
+}
+
+func TestAssessDeployerFromFirstTransaction(t *testing.T) {
+	feePayer := syntheticKey("deployer")
+	tests := []struct {
+		name       string
+		signatures int
+		wantTx     bool
+		wantStatus scan.Status
+	}{
+		{"one page", 3, true, scan.Complete},
+		{"two pages", 1500, true, scan.Complete},
+		{"beyond the bound", 3500, false, scan.Partial},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newServer(t)
+			sigs := make([]solanatest.Signature, tt.signatures)
+			for i := range sigs {
+				sigs[i] = solanatest.Signature{Signature: fmt.Sprintf("sig%05d", tt.signatures-i), Slot: uint64(1000 + tt.signatures - i), BlockTime: 1700000000 + int64(tt.signatures-i)}
+			}
+			srv.SetSignatures(scnSOL, sigs)
+			srv.SetTransaction("sig00001", solanatest.Transaction{Slot: 1001, BlockTime: 1700000001, AccountKeys: []string{feePayer, scnSOL}})
+			srv.SetAccount(feePayer, solanatest.Account{Lamports: 2_500_000_000, Owner: "11111111111111111111111111111111"})
+			a := newAdapter(t, solana.Options{}, srv.URL())
+			got, err := a.Assess(context.Background(), request(t, scnSOL))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := got.Deployer.Evidence.(analysis.SolanaDeployerEvidence)
+			if got.Deployer.Status != tt.wantStatus {
+				t.Errorf("status = %s, want %s", got.Deployer.Status, tt.wantStatus)
+			}
+			if !tt.wantTx {
+				if strPtr(d.CreatorSource) != analysis.SolanaCreatorUpdateAuthority || d.CreationTx != nil {
+					t.Errorf("deployer = %+v, want the update authority fallback", d)
+				}
+				return
+			}
+			if strPtr(d.Creator) != feePayer || strPtr(d.CreatorSource) != analysis.SolanaCreatorFeePayer || strPtr(d.CreationTx) != "sig00001" {
+				t.Errorf("deployer = creator %s source %s tx %s", strPtr(d.Creator), strPtr(d.CreatorSource), strPtr(d.CreationTx))
+			}
+			if d.CreatorBalanceSOL == nil || *d.CreatorBalanceSOL != 2.5 {
+				t.Errorf("creator balance = %v, want 2.5 SOL", d.CreatorBalanceSOL)
+			}
+			if d.CreatedAt == nil || *d.CreatedAt != "2023-11-14T22:13:21Z" {
+				t.Errorf("created at = %s", strPtr(d.CreatedAt))
+			}
+		})
+	}
+}
+
+func TestAssessErrors(t *testing.T) {
+	srv := newServer(t)
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "bad gateway", http.StatusBadGateway)
+	}))
+	t.Cleanup(down.Close)
+	slow := solanatest.New()
+	t.Cleanup(slow.Close)
+	slow.SetLatency(500 * time.Millisecond)
+
+	tests := []struct {
+		name string
+		addr string
+		plan []string
+		urls []string
+		opts solana.Options
+		want fault.Code
+	}{
+		{"absent account", syntheticKey("nothing here"), nil, []string{srv.URL()}, solana.Options{}, fault.TokenNotFound},
+		{"token account, not a mint", "47KLLXNKUMuJBgis11NWmZ9iNPW2wHX2ZKQKUDCL3LA6", nil, []string{srv.URL()}, solana.Options{}, fault.NotAToken},
+		{"Token-2022 token account", "5Ap19VZWbmP9NnvFabeyGzWjTqXFcFLPcuFDsNyAB9Sg", nil, []string{srv.URL()}, solana.Options{}, fault.NotAToken},
+		{"pool account", cpmmPool, nil, []string{srv.URL()}, solana.Options{}, fault.NotAToken},
+		{"plan without solana", pumpMint, []string{"bsc", "ethereum"}, []string{srv.URL()}, solana.Options{}, fault.PlanForbidden},
+		{"every endpoint fails", pumpMint, nil, []string{down.URL, down.URL}, solana.Options{}, fault.UpstreamError},
+		{"deadline before the mint", pumpMint, nil, []string{slow.URL()}, solana.Options{Deadline: 100 * time.Millisecond}, fault.UpstreamTimeout},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newAdapter(t, tt.opts, tt.urls...)
+			_, err := a.Assess(context.Background(), request(t, tt.addr, tt.plan...))
+			if got := fault.CodeOf(err); got != tt.want {
+				t.Fatalf("error = %v (code %s), want %s", err, got, tt.want)
+			}
+			if msg := fault.MessageOf(err); strings.Contains(msg, "127.0.0.1") {
+				t.Errorf("client message leaks the RPC URL: %s", msg)
+			}
+		})
+	}
+}
+
+func TestAssessFailover(t *testing.T) {
+	srv := newServer(t)
+	var hits int
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits++
+		w.Header().Set("Retry-After", "0")
+		http.Error(w, "busy", http.StatusTooManyRequests)
+	}))
+	t.Cleanup(down.Close)
+	a := newAdapter(t, solana.Options{}, down.URL, srv.URL())
+	if _, err := a.Assess(context.Background(), request(t, pumpMint)); err != nil {
+		t.Fatalf("failover to the second endpoint failed: %v", err)
+	}
+	if hits != 3 || srv.Requests() != 3 {
+		t.Errorf("first endpoint hit %d times, second %d; want 3 and 3 (each round trip fails over)", hits, srv.Requests())
+	}
+
+	// A transient 503 on the only endpoint is retried.
+	srv.ResetCounters()
+	srv.FailNext(http.StatusServiceUnavailable, http.StatusServiceUnavailable)
+	a = newAdapter(t, solana.Options{}, srv.URL())
+	if _, err := a.Assess(context.Background(), request(t, pumpMint)); err != nil {
+		t.Fatalf("retry after 503 failed: %v", err)
+	}
+	if srv.Requests() != 5 {
+		t.Errorf("requests = %d, want 5 (2 failed + 3)", srv.Requests())
+	}
+}
+
+func TestAssessDegraded(t *testing.T) {
+	tests := []struct {
+		name      string
+		disable   string
+		liquidity scan.Status
+		holders   scan.Status
+		noLiq     bool
+	}{
+		{"getProgramAccounts refused", "getProgramAccounts", scan.Partial, scan.Complete, false},
+		{"largest accounts refused", "getTokenLargestAccounts", scan.Complete, scan.Unavailable, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newServer(t)
+			addPumpHolders(t, srv)
+			srv.DisableMethod(tt.disable, "method disabled on this node")
+			a := newAdapter(t, solana.Options{}, srv.URL())
+			got, err := a.Assess(context.Background(), request(t, pumpMint))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Contract.Status != scan.Complete || got.Liquidity.Status != tt.liquidity || got.Holder.Status != tt.holders {
+				t.Errorf("statuses contract %s liquidity %s holders %s; want complete %s %s", got.Contract.Status, got.Liquidity.Status, got.Holder.Status, tt.liquidity, tt.holders)
+			}
+			if hasFlag(got.Liquidity.Flags, risk.NoLiquidity) != tt.noLiq {
+				t.Errorf("NO_LIQUIDITY = %v, want %v: unknown is not absent", !tt.noLiq, tt.noLiq)
+			}
+			if len(got.Warnings) == 0 {
+				t.Error("no warnings for a degraded scan")
+			}
+		})
+	}
+}
+
+func TestAssessUpstreamHook(t *testing.T) {
+	srv := newServer(t)
+	counts := map[string]int{}
+	a := newAdapter(t, solana.Options{Upstream: func(chain, method string) {
+		if chain != "solana" {
+			t.Errorf("hook chain = %s", chain)
+		}
+		counts[method]++
+	}}, srv.URL())
+	if _, err := a.Assess(context.Background(), request(t, pumpMint)); err != nil {
+		t.Fatal(err)
+	}
+	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 7, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
+		if counts[method] != want {
+			t.Errorf("%s counted %d times, want %d", method, counts[method], want)
+		}
+	}
+	if counts["getAccountInfo"] != 0 {
+		t.Error("getAccountInfo used; mints are read with getMultipleAccounts")
+	}
+}
