@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tokenrisk/tokenrisk/internal/auth"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/config"
+	"github.com/tokenrisk/tokenrisk/internal/devnet"
+	"github.com/tokenrisk/tokenrisk/internal/metrics"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/solana"
+	"github.com/tokenrisk/tokenrisk/internal/store"
+	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
+)
+
+// engineVersion is written in every report; set at build time with
+// -ldflags "-X main.engineVersion=…".
+var engineVersion = "0.1.0-dev"
+
+// openStore opens the configured store: PostgreSQL when a DSN is given,
+// else the SQLite file. Both migrate at open.
+func openStore(ctx context.Context, cfg *config.Config) (store.Store, error) {
+	if cfg.Postgres != "" {
+		return openPostgres(ctx, cfg.Postgres)
+	}
+	st, err := sqlite.Open(ctx, cfg.DB, sqlite.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	return st, nil
+}
+
+// loadRegistry reads the chains file and applies TOKENRISK_RPC_<CHAIN>.
+// It also returns every chain key the file configures (enabled or not),
+// which plans are validated against.
+func loadRegistry(cfg *config.Config, getenv func(string) string) (*chains.Registry, []string, error) {
+	reg, err := chains.Load(cfg.ChainsFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	configured := reg.Keys()
+	reg.ApplyEnv(getenv, cfg.Devnet)
+	return reg, configured, nil
+}
+
+// loadPlans returns the plans file's plans, or the SPEC defaults.
+func loadPlans(cfg *config.Config, configured []string) (auth.Plans, error) {
+	if cfg.PlansFile == "" {
+		return auth.DefaultPlans(), nil
+	}
+	data, err := os.ReadFile(cfg.PlansFile)
+	if err != nil {
+		return nil, fmt.Errorf("plans: %w", err)
+	}
+	if configured != nil {
+		configured = append(configured, devnet.ChainKey)
+	}
+	return auth.ParsePlans(data, configured)
+}
+
+// devnetChain gives the devnet chain for serve/scan --devnet: a devnet
+// started in process, or the running node named by TOKENRISK_RPC_DEVNET
+// (whose manifest, written by `tokenrisk devnet --manifest`, must be
+// passed as --devnet-manifest). stop releases what was started.
+func devnetChain(ctx context.Context, cfg *config.Config, log *slog.Logger) (chains.Chain, func(), error) {
+	if cfg.DevnetRPC != "" {
+		if cfg.DevnetManifest == "" {
+			return chains.Chain{}, nil, errors.New("devnet: with TOKENRISK_RPC_DEVNET set, pass the running devnet's manifest as --devnet-manifest (written by `tokenrisk devnet --manifest FILE`)")
+		}
+		data, err := os.ReadFile(cfg.DevnetManifest)
+		if err != nil {
+			return chains.Chain{}, nil, fmt.Errorf("devnet: read manifest: %w", err)
+		}
+		var m devnet.Manifest
+		if err := json.Unmarshal(data, &m); err != nil {
+			return chains.Chain{}, nil, fmt.Errorf("devnet: decode manifest %s: %w", cfg.DevnetManifest, err)
+		}
+		return manifestChain(m, cfg.DevnetRPC), func() {}, nil
+	}
+	log.Info("starting the in-process devnet")
+	start := time.Now()
+	d, err := devnet.Start(ctx, devnet.Options{Logger: log})
+	if err != nil {
+		return chains.Chain{}, nil, fmt.Errorf("devnet: %w", err)
+	}
+	log.Info("devnet ready", "chain_id", d.Manifest().ChainID, "tokens", len(d.Manifest().Tokens), "took", time.Since(start).Round(time.Millisecond).String())
+	if cfg.DevnetManifest != "" {
+		if err := d.Manifest().WriteFile(cfg.DevnetManifest); err != nil {
+			d.Close()
+			return chains.Chain{}, nil, err
+		}
+	}
+	return d.Chain(), func() { d.Close() }, nil
+}
+
+// manifestChain describes a devnet running elsewhere from its manifest,
+// in the same shape as (*devnet.Devnet).Chain.
+func manifestChain(m devnet.Manifest, rpcURL string) chains.Chain {
+	return chains.Chain{
+		Key:     devnet.ChainKey,
+		Kind:    chains.EVM,
+		ChainID: m.ChainID,
+		Native:  "ETH",
+		RPC:     []string{rpcURL},
+		DEXes:   []chains.DEX{{Name: "devnet_v2", Kind: "v2", Factory: m.Factory, FeeBps: 30}},
+		QuoteTokens: []chains.QuoteToken{
+			{Symbol: "WETH", Address: m.WETH, Decimals: 18, Wrapped: true},
+			{Symbol: "USDC", Address: m.USDC, Decimals: 6, USDStable: true},
+		},
+		Lockers:       []chains.NamedAddress{{Name: "Devnet LP Locker", Address: m.Locker}},
+		BurnAddresses: []string{common.Address{}.Hex(), "0x000000000000000000000000000000000000dEaD"},
+		Trusted:       []chains.NamedAddress{{Name: "Wrapped Ether", Address: m.WETH}, {Name: "USD Coin", Address: m.USDC}},
+	}
+}
+
+// upstreamClient is the HTTP client of every adapter: pooled keep-alive
+// connections to the RPC nodes, bounded dial and header waits.
+func upstreamClient() *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns = 256
+	tr.MaxIdleConnsPerHost = 64
+	tr.ResponseHeaderTimeout = 15 * time.Second
+	tr.DialContext = (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	return &http.Client{Transport: tr}
+}
+
+// adapters builds the chain adapters over reg.
+func adapters(cfg *config.Config, reg *chains.Registry, m *metrics.Metrics) []scan.Adapter {
+	client := upstreamClient()
+	var upstream func(chain, method string)
+	if m != nil {
+		upstream = m.Upstream
+	}
+	out := []scan.Adapter{
+		solana.NewAdapter(reg, solana.Options{HTTPClient: client, Deadline: cfg.ScanTimeout, Upstream: upstream}),
+	}
+	return append(out, evmAdapters(cfg, reg, client, upstream)...)
+}
