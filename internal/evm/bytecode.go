@@ -1,6 +1,3 @@
-// Package evm collects an EVM token's facts over JSON-RPC: bytecode and
-// proxy analysis, the honeypot simulation, privilege probes, pools and
-// holders, and implements the scan adapter for EVM chains.
 package evm
 
 import (
@@ -17,7 +14,6 @@ const (
 	opLT           = 0x10
 	opGT           = 0x11
 	opEQ           = 0x14
-	opAnd          = 0x16
 	opXor          = 0x18
 	opShl          = 0x1b
 	opSload        = 0x54

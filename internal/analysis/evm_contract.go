@@ -1,0 +1,353 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+)
+
+// EVM capability names (contract_analysis.capabilities[].name); they match
+// the evm package's catalogue.
+const (
+	EVMCapMint             = "mint"
+	EVMCapBlacklist        = "blacklist"
+	EVMCapWhitelist        = "whitelist"
+	EVMCapPause            = "pause"
+	EVMCapFeeChange        = "fee_change"
+	EVMCapBalanceChange    = "balance_change"
+	EVMCapLimitTx          = "limit_tx"
+	EVMCapCooldown         = "cooldown"
+	EVMCapTradingSwitch    = "trading_switch"
+	EVMCapOwnershipReclaim = "ownership_reclaim"
+	EVMCapExternalTarget   = "external_target"
+	EVMCapUpgrade          = "upgrade"
+	EVMCapSelfdestruct     = "selfdestruct"
+	EVMCapDelegatecall     = "delegatecall"
+)
+
+// EVMCapability is one privileged power of the token's code.
+type EVMCapability struct {
+	Name string `json:"name"`
+	// Proven is true when a simulated call proved the power, false when
+	// the call could not be made by the owner (it reverted), null when
+	// not established (found in the code only, or callable with no
+	// visible effect).
+	Proven *bool `json:"proven"`
+	// Evidence names the function (signature and/or selector) and, for a
+	// proof, what changed.
+	Evidence string `json:"evidence"`
+	// Caller is the address the power was proven from.
+	Caller string `json:"caller,omitempty"`
+}
+
+// EVMProxy is contract_analysis.proxy.
+type EVMProxy struct {
+	Kind           string `json:"kind"`
+	Implementation string `json:"implementation"`
+	// Admin is the address that can upgrade: the admin contract's owner,
+	// else the admin; nil when the implementation decides (UUPS, beacon).
+	Admin       *string `json:"admin"`
+	AdminSlot   *string `json:"admin_slot,omitempty"`
+	Beacon      *string `json:"beacon,omitempty"`
+	Upgradeable bool    `json:"upgradeable"`
+}
+
+// EVMCodeFacts is what static analysis of the (implementation's) code found.
+type EVMCodeFacts struct {
+	Size      int `json:"code_size"`
+	Selectors int `json:"selectors"`
+	// Candidates are catalogue matches of the dispatcher's selectors.
+	Candidates                []EVMCapability `json:"-"`
+	Selfdestruct              bool            `json:"selfdestruct"`
+	Delegatecall              bool            `json:"delegatecall"`
+	StorageTargetCall         bool            `json:"storage_target_call"`
+	StorageTargetDelegatecall bool            `json:"storage_target_delegatecall"`
+}
+
+// EVMProbeCaller is one address the privilege probes ran from.
+type EVMProbeCaller struct {
+	Address string `json:"address"`
+	// Role is "owner", "stored" (an address found in the token's storage)
+	// or "creator".
+	Role string `json:"role"`
+	Ran  bool   `json:"ran"`
+	// Error says why the probes from this caller could not run.
+	Error string `json:"error,omitempty"`
+}
+
+// EVMProbeFacts are the privilege probes' results.
+type EVMProbeFacts struct {
+	Callers []EVMProbeCaller
+	// Capabilities are verdicts: proven true (with caller), false (the
+	// owner's call reverted) or null (callable, no visible effect).
+	Capabilities []EVMCapability
+	// Funded is false when no donor could give the probe's victim tokens,
+	// so transfer-blocking powers could not be observed.
+	Funded bool
+}
+
+// EVMContractFacts is what the adapter collected for the contract analysis.
+type EVMContractFacts struct {
+	// Trusted is the configured trusted token's name, "" otherwise.
+	Trusted string
+	// Verified is nil when no explorer could answer.
+	Verified       *bool
+	VerifiedSource string
+	// OwnerKnown is true when the owner question was answered; Owner is
+	// then the owner, or "" when none (no getter, zero or dead address).
+	OwnerKnown bool
+	Owner      string
+	// OwnerGetter says an owner getter answered (so "" means renounced).
+	OwnerGetter bool
+	Proxy       *EVMProxy
+	// Code is nil when the code could not be analysed.
+	Code *EVMCodeFacts
+	// Probe is nil when the probes did not run.
+	Probe *EVMProbeFacts
+	// Simulation is the honeypot simulation (for an observed cooldown).
+	Simulation *EVMSimulation
+	// NonStandard lists observed ERC-20 deviations.
+	NonStandard []string
+}
+
+// EVMContractEvidence is contract_analysis for an EVM token.
+type EVMContractEvidence struct {
+	Verified           *bool            `json:"verified"`
+	VerifiedSource     string           `json:"verified_source,omitempty"`
+	Owner              *string          `json:"owner"`
+	OwnershipRenounced *bool            `json:"ownership_renounced"`
+	HiddenOwner        *string          `json:"hidden_owner"`
+	Proxy              *EVMProxy        `json:"proxy"`
+	Capabilities       []EVMCapability  `json:"capabilities"`
+	Code               *EVMCodeFacts    `json:"code"`
+	ProbedFrom         []EVMProbeCaller `json:"probed_from"`
+	NonStandard        []string         `json:"non_standard,omitempty"`
+	Trusted            string           `json:"trusted_token,omitempty"`
+}
+
+// EVMContractChecklist is the contract analysis' part of the checklist.
+type EVMContractChecklist struct {
+	Verified           bool
+	OwnershipRenounced bool
+	NoMint             bool
+}
+
+// evmCapFlag maps a capability to the flag it raises.
+var evmCapFlag = map[string]string{
+	EVMCapMint:          risk.OwnerCanMint,
+	EVMCapBlacklist:     risk.OwnerCanBlacklist,
+	EVMCapWhitelist:     risk.OwnerCanBlacklist,
+	EVMCapPause:         risk.OwnerCanPause,
+	EVMCapFeeChange:     risk.OwnerCanChangeFees,
+	EVMCapBalanceChange: risk.OwnerCanChangeBalance,
+	EVMCapLimitTx:       risk.OwnerCanLimitTx,
+	EVMCapCooldown:      risk.TradingCooldown,
+	EVMCapTradingSwitch: risk.TradingSwitch,
+}
+
+var evmCapTitle = map[string]string{
+	EVMCapMint:          "Owner can mint new tokens",
+	EVMCapBlacklist:     "Owner can blacklist wallets",
+	EVMCapWhitelist:     "Owner controls a whitelist",
+	EVMCapPause:         "Owner can pause transfers",
+	EVMCapFeeChange:     "Owner can change fees",
+	EVMCapBalanceChange: "Owner can change balances",
+	EVMCapLimitTx:       "Owner can limit transaction size",
+	EVMCapCooldown:      "Owner can impose a trading cooldown",
+	EVMCapTradingSwitch: "Owner can switch trading on or off",
+}
+
+// AnalyseEVMContract merges the code's candidates with the probes'
+// verdicts and raises the contract flags. A power is flagged when proven,
+// or when found in the code while an owner can still call it; a power the
+// live owner could not call, or that only a renounced owner could, is
+// listed but not flagged. It returns the section, the checklist fields
+// and warnings for what is unknown.
+func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist, []string) {
+	var flags []risk.Flag
+	var warnings []string
+	var cl EVMContractChecklist
+	ev := EVMContractEvidence{Verified: f.Verified, VerifiedSource: f.VerifiedSource, Proxy: f.Proxy,
+		Code: f.Code, NonStandard: f.NonStandard, Trusted: f.Trusted, Capabilities: []EVMCapability{}}
+	status := scan.Complete
+
+	// Verification.
+	switch {
+	case f.Verified == nil:
+		status = scan.Partial
+		warnings = append(warnings, "contract: source verification unknown (no explorer answered)")
+	case !*f.Verified:
+		flags = append(flags, risk.NewFlag(risk.NotVerified, "Source code not verified",
+			"Neither Sourcify nor the chain's explorer has verified source for this contract."))
+	default:
+		cl.Verified = true
+	}
+
+	// Owner.
+	ownerLive := f.OwnerKnown && f.Owner != ""
+	renounced := f.OwnerKnown && f.Owner == ""
+	if f.OwnerKnown {
+		if f.Owner != "" {
+			o := f.Owner
+			ev.Owner = &o
+		}
+		r := renounced
+		ev.OwnershipRenounced = &r
+	} else {
+		status = scan.Partial
+		warnings = append(warnings, "contract: owner unknown")
+	}
+	if ownerLive {
+		flags = append(flags, risk.NewFlag(risk.OwnerNotRenounced, "Ownership not renounced",
+			"The contract's owner is "+f.Owner+"; owner-only functions can still be called."))
+	}
+
+	// Proxy.
+	if f.Proxy != nil && f.Proxy.Upgradeable {
+		admin := "decided by the implementation's own access control"
+		if f.Proxy.Admin != nil {
+			admin = *f.Proxy.Admin
+		}
+		flags = append(flags, risk.NewFlag(risk.ProxyUpgradeable, "Upgradeable proxy",
+			fmt.Sprintf("The token is a %s proxy; its implementation %s can be replaced (upgrade authority: %s).",
+				f.Proxy.Kind, f.Proxy.Implementation, admin)))
+	}
+
+	// Capabilities: code candidates, then probe verdicts on top.
+	caps := map[string]*EVMCapability{}
+	var order []string
+	add := func(c EVMCapability) {
+		cur, ok := caps[c.Name]
+		if !ok {
+			cc := c
+			caps[c.Name] = &cc
+			order = append(order, c.Name)
+			return
+		}
+		if evmProofRank(c) > evmProofRank(*cur) {
+			*cur = c
+		} else if evmProofRank(c) == evmProofRank(*cur) && !strings.Contains(cur.Evidence, c.Evidence) {
+			cur.Evidence += "; " + c.Evidence
+		}
+	}
+	if f.Code == nil {
+		status = scan.Unavailable
+		warnings = append(warnings, "contract: bytecode not analysed; capabilities unknown")
+	} else {
+		for _, c := range f.Code.Candidates {
+			add(c)
+		}
+		if f.Code.Selfdestruct {
+			add(EVMCapability{Name: EVMCapSelfdestruct, Proven: evmTrue(), Evidence: "SELFDESTRUCT opcode reachable in the code"})
+		}
+	}
+	if f.Probe == nil {
+		if status == scan.Complete {
+			status = scan.Partial
+		}
+		warnings = append(warnings, "contract: privilege probes did not run; capabilities are unproven")
+	} else {
+		ev.ProbedFrom = f.Probe.Callers
+		for _, c := range f.Probe.Capabilities {
+			add(c)
+		}
+		if !f.Probe.Funded {
+			warnings = append(warnings, "contract: the probes could not give a test wallet tokens; transfer-blocking powers were not observed")
+		}
+	}
+	sort.Strings(order)
+
+	// Hidden owner: a power proven from an address other than the live
+	// owner, or ownership reclaimed.
+	var hidden string
+	for _, n := range order {
+		c := caps[n]
+		if c.Proven != nil && *c.Proven && c.Caller != "" && !strings.EqualFold(c.Caller, f.Owner) {
+			hidden = c.Caller
+			break
+		}
+	}
+	reclaim := caps[EVMCapOwnershipReclaim]
+	switch {
+	case hidden != "":
+		ev.HiddenOwner = &hidden
+		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Hidden owner",
+			"The address "+hidden+", which is not the declared owner, proved owner powers in simulation."))
+	case reclaim != nil && reclaim.Proven == nil && renounced:
+		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Ownership can be reclaimed",
+			"Ownership is renounced, but the code has an ownership-reclaim function ("+reclaim.Evidence+")."))
+	}
+
+	observedCooldown := f.Simulation != nil && f.Simulation.Cooldown != nil && *f.Simulation.Cooldown
+	if observedCooldown {
+		flags = append(flags, risk.NewFlag(risk.TradingCooldown, "Trading cooldown",
+			"The simulated sell right after the buy failed but succeeded later: the token enforces a wait between trades."))
+	}
+	for _, n := range order {
+		c := caps[n]
+		ev.Capabilities = append(ev.Capabilities, *c)
+		code, ok := evmCapFlag[n]
+		if !ok || (code == risk.TradingCooldown && observedCooldown) {
+			continue
+		}
+		proven := c.Proven != nil && *c.Proven
+		// An unproven power counts while someone may call it: a live or
+		// unknown owner (a renounced owner's powers are dead unless a
+		// probe proved another caller has them).
+		if proven || (c.Proven == nil && !renounced) {
+			how := "found in the code (" + c.Evidence + ") and callable by the owner"
+			if proven {
+				how = "proven by a simulated call from " + c.Caller + " (" + c.Evidence + ")"
+			}
+			flags = append(flags, risk.NewFlag(code, evmCapTitle[n], "The power is "+how+"."))
+		}
+	}
+	if c := caps[EVMCapSelfdestruct]; c != nil && f.Code != nil && f.Code.Selfdestruct {
+		flags = append(flags, risk.NewFlag(risk.Selfdestruct, "Contract can self-destruct",
+			"The code contains a reachable SELFDESTRUCT."))
+	}
+	if c := caps[EVMCapExternalTarget]; c != nil {
+		proven := c.Proven != nil && *c.Proven
+		storageCall := f.Code != nil && (f.Code.StorageTargetCall || f.Code.StorageTargetDelegatecall)
+		if proven || (c.Proven == nil && !renounced && storageCall) {
+			flags = append(flags, risk.NewFlag(risk.ExternalCall, "Calls a settable external contract",
+				"Transfers call an address a privileged account can change ("+c.Evidence+")."))
+		}
+	}
+	if len(f.NonStandard) > 0 {
+		flags = append(flags, risk.NewFlag(risk.NonStandardToken, "Non-standard ERC-20",
+			"Deviations: "+strings.Join(f.NonStandard, "; ")+"."))
+	}
+	if f.Trusted != "" {
+		flags = append(flags, risk.NewFlag(risk.TrustedToken, "Trusted token: "+f.Trusted,
+			"A configured trusted token; its level is capped at low, its capabilities are still reported."))
+	}
+
+	flagged := map[string]bool{}
+	for _, fl := range flags {
+		flagged[fl.Code] = true
+	}
+	cl.OwnershipRenounced = renounced && hidden == "" && !flagged[risk.HiddenOwner]
+	cl.NoMint = f.Code != nil && f.Probe != nil && !flagged[risk.OwnerCanMint] && !flagged[risk.OwnerCanChangeBalance]
+	return scan.Section{Status: status, Flags: flags, Evidence: ev}, cl, warnings
+}
+
+// evmProofRank orders verdicts: proven, callable by a probed address with
+// no visible effect, refused to the owner, found in the code only.
+func evmProofRank(c EVMCapability) int {
+	switch {
+	case c.Proven != nil && *c.Proven:
+		return 3
+	case c.Proven == nil && c.Caller != "":
+		return 2
+	case c.Proven != nil:
+		return 1
+	default:
+		return 0
+	}
+}
+
+func evmTrue() *bool { t := true; return &t }

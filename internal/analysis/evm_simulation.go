@@ -1,0 +1,139 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+)
+
+// EVMSimulation is the honeypot simulation's result, reported as
+// liquidity_analysis.simulation. Every field the simulation could not
+// establish is nil (JSON null), never false or zero.
+type EVMSimulation struct {
+	CanBuy      *bool    `json:"can_buy"`
+	CanSell     *bool    `json:"can_sell"`
+	BuyTax      *float64 `json:"buy_tax"`
+	SellTax     *float64 `json:"sell_tax"`
+	TransferTax *float64 `json:"transfer_tax"`
+	BuyGas      *uint64  `json:"buy_gas"`
+	SellGas     *uint64  `json:"sell_gas"`
+	// Error is the revert reason (or failure) of the first step that
+	// failed; nil when every step ran.
+	Error *string `json:"error"`
+	// Pool is the pool traded against, QuoteIn the quote amount spent
+	// (raw units, decimal string).
+	Pool    string `json:"pool,omitempty"`
+	QuoteIn string `json:"quote_in,omitempty"`
+	// Cooldown is true when the immediate sell failed but the same sell
+	// succeeded later in time (a trading cooldown, not a honeypot); nil
+	// when the delayed sell was not or could not be tried.
+	Cooldown *bool `json:"cooldown"`
+	// DelayedSellError is the delayed sell's failure, if it failed too.
+	DelayedSellError *string `json:"delayed_sell_error,omitempty"`
+}
+
+// AnalyseEVMSimulation raises the honeypot and tax flags from a
+// simulation. sim is nil when no simulation ran; hasPool says whether the
+// token has a pool to simulate against (no pool: no honeypot verdict at
+// all, NO_LIQUIDITY says why). A simulation that could not run is
+// SIMULATION_FAILED, never a pass.
+func AnalyseEVMSimulation(sim *EVMSimulation, hasPool bool) ([]risk.Flag, []string) {
+	if !hasPool {
+		return nil, []string{"simulation: no pool to trade against; honeypot status unknown"}
+	}
+	if sim == nil || sim.CanBuy == nil {
+		reason := "the simulation did not run"
+		if sim != nil && sim.Error != nil {
+			reason = *sim.Error
+		}
+		return []risk.Flag{risk.NewFlag(risk.SimulationFailed, "Buy/sell simulation failed",
+				"The honeypot simulation could not be run ("+reason+"); whether the token can be sold is unknown.")},
+			[]string{"simulation: " + reason}
+	}
+	var flags []risk.Flag
+	var warnings []string
+	reason := ""
+	if sim.Error != nil {
+		reason = " (" + *sim.Error + ")"
+	}
+	if !*sim.CanBuy {
+		flags = append(flags, risk.NewFlag(risk.HoneypotCannotBuy, "Token cannot be bought",
+			"A simulated buy from the pool reverted"+reason+"."))
+		warnings = append(warnings, "simulation: the buy failed, so selling could not be tested")
+		return flags, warnings
+	}
+	if sim.CanSell == nil {
+		flags = append(flags, risk.NewFlag(risk.SimulationFailed, "Sell simulation did not complete",
+			"The simulated buy worked but the sell could not be tested"+reason+"."))
+		warnings = append(warnings, "simulation: sell not established")
+	} else if !*sim.CanSell {
+		flags = append(flags, risk.NewFlag(risk.HoneypotCannotSell, "Token cannot be sold",
+			"A simulated sell back to the pool failed"+reason+", also when retried later in time."))
+	}
+	taxFlag := func(code string, name string, tax *float64) {
+		if tax != nil && *tax > risk.TaxHighPct {
+			flags = append(flags, risk.NewFlag(code, fmt.Sprintf("%s tax is %s%%", name, evmPct(*tax)),
+				fmt.Sprintf("The simulated %s lost %s%% of its value to the token's tax.", evmLower(name), evmPct(*tax))).WithValue(*tax))
+		}
+	}
+	taxFlag(risk.BuyTaxHigh, "Buy", sim.BuyTax)
+	taxFlag(risk.SellTaxHigh, "Sell", sim.SellTax)
+	worst := 0.0
+	for _, t := range []*float64{sim.BuyTax, sim.SellTax, sim.TransferTax} {
+		if t != nil && *t > worst {
+			worst = *t
+		}
+	}
+	if worst >= risk.TaxExtremePct {
+		flags = append(flags, risk.NewFlag(risk.TaxExtreme, fmt.Sprintf("Tax of %s%%", evmPct(worst)),
+			"A measured buy, sell or transfer tax takes half or more of the amount.").WithValue(worst))
+	}
+	if sim.TransferTax != nil && *sim.TransferTax > risk.TransferTaxPct {
+		flags = append(flags, risk.NewFlag(risk.TransferTax, fmt.Sprintf("Transfer tax is %s%%", evmPct(*sim.TransferTax)),
+			"A simulated wallet-to-wallet transfer arrived short by the token's tax.").WithValue(*sim.TransferTax))
+	}
+	if sim.BuyTax == nil {
+		warnings = append(warnings, "simulation: buy tax unknown")
+	}
+	if sim.CanSell != nil && *sim.CanSell && sim.SellTax == nil {
+		warnings = append(warnings, "simulation: sell tax unknown")
+	}
+	if sim.TransferTax == nil {
+		warnings = append(warnings, "simulation: transfer tax unknown (the wallet transfer failed or was not tried)")
+	}
+	return flags, warnings
+}
+
+// EVMNotHoneypot is the checklist's not_honeypot: true only when the
+// simulation proved a buy and a sell, with no tax taking half or more.
+func EVMNotHoneypot(sim *EVMSimulation) bool {
+	if sim == nil || sim.CanBuy == nil || sim.CanSell == nil || !*sim.CanBuy || !*sim.CanSell {
+		return false
+	}
+	for _, t := range []*float64{sim.BuyTax, sim.SellTax} {
+		if t == nil || *t >= risk.TaxExtremePct {
+			return false
+		}
+	}
+	return true
+}
+
+// evmPct renders a percentage with at most one decimal.
+func evmPct(v float64) string {
+	s := fmt.Sprintf("%.1f", v)
+	if len(s) > 2 && s[len(s)-2:] == ".0" {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
+func evmLower(s string) string {
+	if s == "" {
+		return s
+	}
+	b := []byte(s)
+	if b[0] >= 'A' && b[0] <= 'Z' {
+		b[0] += 'a' - 'A'
+	}
+	return string(b)
+}

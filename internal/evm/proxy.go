@@ -1,0 +1,190 @@
+package evm
+
+import (
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// Proxy storage slots (EIP-1967, EIP-1822).
+var (
+	SlotEIP1967Implementation = common.HexToHash("0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc")
+	SlotEIP1967Admin          = common.HexToHash("0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103")
+	SlotEIP1967Beacon         = common.HexToHash("0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50")
+	SlotEIP1822Proxiable      = common.HexToHash("0xc5f16f0fcc639fa48a6947836d9850f504798523bf8c9a3a87d5876cf622bcf7")
+)
+
+// Proxy kinds, as reported in contract_analysis.proxy.kind.
+const (
+	ProxyEIP1967 = "eip1967"
+	ProxyEIP1822 = "eip1822"
+	ProxyBeacon  = "beacon"
+	ProxyEIP1167 = "eip1167"
+)
+
+// ProxySlots are the raw proxy slot values of a contract (zero when empty).
+type ProxySlots struct {
+	Implementation common.Address
+	Admin          common.Address
+	Beacon         common.Address
+	Proxiable      common.Address
+}
+
+// ProxySlotCalls returns the eth_getStorageAt elements reading addr's proxy
+// slots and the decoder of their values (valid after the batch ran).
+func ProxySlotCalls(addr common.Address) ([]rpc.BatchElem, func() (ProxySlots, error)) {
+	slots := []common.Hash{SlotEIP1967Implementation, SlotEIP1967Admin, SlotEIP1967Beacon, SlotEIP1822Proxiable}
+	out := make([]hexutil.Bytes, len(slots))
+	elems := make([]rpc.BatchElem, len(slots))
+	for i, s := range slots {
+		elems[i] = StorageElem(addr, s, &out[i])
+	}
+	decode := func() (ProxySlots, error) {
+		var v [4]common.Address
+		for i := range elems {
+			if elems[i].Error != nil {
+				return ProxySlots{}, fmt.Errorf("proxy slot %s: %w", slots[i].Hex(), elems[i].Error)
+			}
+			if len(out[i]) > 32 {
+				return ProxySlots{}, fmt.Errorf("proxy slot %s: %d-byte word", slots[i].Hex(), len(out[i]))
+			}
+			v[i] = common.BytesToAddress(out[i])
+		}
+		return ProxySlots{Implementation: v[0], Admin: v[1], Beacon: v[2], Proxiable: v[3]}, nil
+	}
+	return elems, decode
+}
+
+// ProxyInfo is what is known of a token's proxy.
+type ProxyInfo struct {
+	Kind string
+	// Implementation is the code that runs (for a beacon: known only after
+	// ProxyDetailCalls ran; zero until then).
+	Implementation common.Address
+	// Admin is the EIP-1967 admin (transparent proxies); nil for UUPS,
+	// beacons and clones.
+	Admin *common.Address
+	// AdminIsContract and AdminOwner describe an admin contract (a
+	// ProxyAdmin): its owner() is who can upgrade.
+	AdminIsContract *bool
+	AdminOwner      *common.Address
+	// Beacon is the beacon of a beacon proxy.
+	Beacon *common.Address
+}
+
+// Upgradeable reports whether the proxy's code can be replaced: clones
+// cannot; a transparent proxy whose admin is burned cannot unless the
+// implementation itself has an upgrade function (implUpgradable).
+func (p *ProxyInfo) Upgradeable(implUpgradable bool) bool {
+	switch p.Kind {
+	case ProxyEIP1167:
+		return false
+	case ProxyEIP1967:
+		if p.Admin != nil && !isBurn(*p.Admin) {
+			return true
+		}
+		return implUpgradable
+	default:
+		return true
+	}
+}
+
+// UpgradeAuthority is who can upgrade: the admin contract's owner, else
+// the admin, else nil (decided by the implementation's own access control).
+func (p *ProxyInfo) UpgradeAuthority() *common.Address {
+	if p.AdminOwner != nil {
+		return p.AdminOwner
+	}
+	return p.Admin
+}
+
+// isBurn reports whether a is the zero or the conventional dead address.
+func isBurn(a common.Address) bool {
+	return a == (common.Address{}) || a == common.HexToAddress("0x000000000000000000000000000000000000dEaD")
+}
+
+// DetectProxy decides whether code (analysed as report) with slots is a
+// proxy. Slot values only count when the code can delegate: a stray value
+// in a slot of a contract that never delegates is not a proxy.
+func DetectProxy(report CodeReport, slots ProxySlots) *ProxyInfo {
+	if report.MinimalProxyTarget != nil {
+		return &ProxyInfo{Kind: ProxyEIP1167, Implementation: *report.MinimalProxyTarget}
+	}
+	if !report.HasDelegatecall && !report.HasCallcode {
+		return nil
+	}
+	zero := common.Address{}
+	switch {
+	case slots.Implementation != zero:
+		p := &ProxyInfo{Kind: ProxyEIP1967, Implementation: slots.Implementation}
+		if slots.Admin != zero {
+			a := slots.Admin
+			p.Admin = &a
+		}
+		return p
+	case slots.Beacon != zero:
+		b := slots.Beacon
+		return &ProxyInfo{Kind: ProxyBeacon, Beacon: &b}
+	case slots.Proxiable != zero:
+		return &ProxyInfo{Kind: ProxyEIP1822, Implementation: slots.Proxiable}
+	}
+	return nil
+}
+
+// ProxyDetailCalls returns the elements that complete p: the beacon's
+// implementation() (a beacon's implementation code then needs one more
+// round trip), the admin's code and owner(), and the implementation's code.
+// The decoder fills p and returns the implementation's code (nil when not
+// yet known).
+func ProxyDetailCalls(p *ProxyInfo) ([]rpc.BatchElem, func() ([]byte, error)) {
+	var (
+		elems              []rpc.BatchElem
+		beaconOut, ownOut  hexutil.Bytes
+		adminCode, impCode hexutil.Bytes
+		beaconIdx, ownIdx  = -1, -1
+		adminIdx, impIdx   = -1, -1
+	)
+	if p.Beacon != nil {
+		beaconIdx = len(elems)
+		elems = append(elems, CallElem(CallMsg{To: *p.Beacon, Data: SelImplementation[:], Gas: 100_000}, nil, &beaconOut))
+	}
+	if p.Admin != nil {
+		adminIdx = len(elems)
+		elems = append(elems, CodeElem(*p.Admin, &adminCode))
+		ownIdx = len(elems)
+		elems = append(elems, CallElem(CallMsg{To: *p.Admin, Data: SelOwner[:], Gas: 100_000}, nil, &ownOut))
+	}
+	if p.Implementation != (common.Address{}) {
+		impIdx = len(elems)
+		elems = append(elems, CodeElem(p.Implementation, &impCode))
+	}
+	decode := func() ([]byte, error) {
+		if beaconIdx >= 0 {
+			if err := elems[beaconIdx].Error; err != nil {
+				return nil, fmt.Errorf("beacon implementation(): %w", err)
+			}
+			if len(beaconOut) < 32 {
+				return nil, fmt.Errorf("beacon implementation(): %d-byte answer", len(beaconOut))
+			}
+			p.Implementation = common.BytesToAddress(beaconOut[:32])
+		}
+		if adminIdx >= 0 && elems[adminIdx].Error == nil {
+			isContract := len(adminCode) > 0
+			p.AdminIsContract = &isContract
+			if isContract && elems[ownIdx].Error == nil && len(ownOut) >= 32 {
+				o := common.BytesToAddress(ownOut[:32])
+				p.AdminOwner = &o
+			}
+		}
+		if impIdx >= 0 {
+			if err := elems[impIdx].Error; err != nil {
+				return nil, fmt.Errorf("implementation code: %w", err)
+			}
+			return impCode, nil
+		}
+		return nil, nil
+	}
+	return elems, decode
+}
