@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"hash/crc32"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+)
+
+// Page sizes of FindScans: a Limit of 0 or less means DefaultLimit, more
+// than MaxLimit means MaxLimit.
+const (
+	DefaultLimit = 50
+	MaxLimit     = 500
+)
+
+// PageLimit returns the page size FindScans uses for a requested limit.
+func PageLimit(limit int) int {
+	switch {
+	case limit <= 0:
+		return DefaultLimit
+	case limit > MaxLimit:
+		return MaxLimit
+	default:
+		return limit
+	}
+}
+
+// Position is a place in a key's scans, ordered newest first by
+// (ScannedAt, ID): the next page starts strictly after it.
+type Position struct {
+	ScannedAt time.Time
+	ID        string
+}
+
+// cursorVersion lets the encoding change without breaking old cursors
+// silently: an unknown version is a bad cursor.
+const cursorVersion = "1"
+
+// EncodeCursor returns the opaque cursor of p.
+func EncodeCursor(p Position) string {
+	raw := cursorVersion + "." + strconv.FormatInt(p.ScannedAt.UnixMicro(), 36) + "." + p.ID
+	// A checksum makes a truncated or edited cursor an error, not a jump.
+	sum := crc32.ChecksumIEEE([]byte(raw))
+	return base64.RawURLEncoding.EncodeToString(binary.BigEndian.AppendUint32([]byte(raw), sum))
+}
+
+// DecodeCursor reads a cursor from EncodeCursor. Anything else is a
+// fault.InvalidRequest error.
+func DecodeCursor(s string) (Position, error) {
+	bad := fault.Errorf(fault.InvalidRequest, "invalid cursor")
+	if len(s) > 200 {
+		return Position{}, bad
+	}
+	b, err := base64.RawURLEncoding.Strict().DecodeString(s)
+	// The decoder skips newlines: only the canonical spelling is a cursor.
+	if err != nil || len(b) < 4 || base64.RawURLEncoding.EncodeToString(b) != s {
+		return Position{}, bad
+	}
+	raw, sum := b[:len(b)-4], binary.BigEndian.Uint32(b[len(b)-4:])
+	if crc32.ChecksumIEEE(raw) != sum {
+		return Position{}, bad
+	}
+	parts := strings.SplitN(string(raw), ".", 3)
+	if len(parts) != 3 || parts[0] != cursorVersion || parts[2] == "" {
+		return Position{}, bad
+	}
+	us, err := strconv.ParseInt(parts[1], 36, 64)
+	if err != nil {
+		return Position{}, bad
+	}
+	return Position{ScannedAt: time.UnixMicro(us).UTC(), ID: parts[2]}, nil
+}
+
+// BatchSaver is implemented by stores that can save many scans in one
+// transaction (faster than one SaveScan each). Like SaveScan, a scan whose
+// ID is already stored is skipped.
+type BatchSaver interface {
+	SaveScans(ctx context.Context, scans []Scan) error
+}
+
+// ParseDay checks a usage day ("2006-01-02").
+func ParseDay(day string) error {
+	if _, err := time.Parse(time.DateOnly, day); err != nil {
+		return fault.Errorf(fault.InvalidRequest, "invalid usage day %q (want YYYY-MM-DD)", day)
+	}
+	return nil
+}
+
+// Day returns t's usage day in UTC.
+func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }

@@ -1,0 +1,494 @@
+// Package sqlite is the embedded store.Store on one SQLite file (no cgo):
+// WAL, one writer connection with prepared statements, a pool of readers.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"net/url"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/tokenrisk/tokenrisk/internal/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Options configures a Store.
+type Options struct {
+	// Now is the clock (migration times); nil means time.Now.
+	Now func() time.Time
+	// BusyTimeout is how long a statement waits for a lock; 0 means 5s.
+	BusyTimeout time.Duration
+}
+
+// Store is a store.Store on SQLite, safe for concurrent use.
+type Store struct {
+	write *sql.DB // exactly one connection: SQLite has one writer anyway
+	read  *sql.DB
+	now   func() time.Time
+
+	insertScan  *sql.Stmt
+	addUsage    *sql.Stmt
+	keyByHash   *sql.Stmt
+	findScans   *sql.Stmt
+	findScan    *sql.Stmt
+	usage       *sql.Stmt
+	revokeKey   *sql.Stmt
+	createKey   *sql.Stmt
+	listKeys    *sql.Stmt
+	preparedAll []*sql.Stmt
+}
+
+var (
+	_ store.Store      = (*Store)(nil)
+	_ store.BatchSaver = (*Store)(nil)
+)
+
+const scanColumns = `id, key_id, address, chain, risk_level, score, cached, scanned_at, report`
+
+// Open opens (creating if needed) the database at path and migrates it.
+// Path ":memory:" gives a private in-memory database.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("sqlite: empty database path")
+	}
+	busy := opts.BusyTimeout
+	if busy <= 0 {
+		busy = 5 * time.Second
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_txlock", "immediate")
+	memory := path == ":memory:"
+	if !memory {
+		q.Add("_pragma", "journal_mode(WAL)")
+	}
+	dsn := "file:" + path + "?" + q.Encode()
+
+	s := &Store{now: opts.Now}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	var err error
+	if s.write, err = sql.Open("sqlite", dsn); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	s.write.SetMaxOpenConns(1)
+	s.write.SetMaxIdleConns(1)
+	s.write.SetConnMaxLifetime(0)
+	s.write.SetConnMaxIdleTime(0)
+	if memory {
+		s.read = s.write // one connection holds the whole database
+	} else {
+		if s.read, err = sql.Open("sqlite", dsn+"&_pragma=query_only(1)"); err != nil {
+			s.write.Close()
+			return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		}
+		n := max(4, runtime.GOMAXPROCS(0))
+		s.read.SetMaxOpenConns(n)
+		s.read.SetMaxIdleConns(n)
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.prepare(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// migrate applies the embedded migrations not yet applied, each in its own
+// transaction.
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT`); err != nil {
+		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("sqlite: migration %s has no numeric version: %w", base, err)
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("sqlite: migrate: %w", err)
+		}
+		if err := s.apply(ctx, version, string(body)); err != nil {
+			return fmt.Errorf("sqlite: migration %s: %w", base, err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) apply(ctx context.Context, version int, body string) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, body); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`,
+		version, s.now().UnixMicro()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (s *Store) prepare(ctx context.Context) error {
+	stmts := []struct {
+		dst **sql.Stmt
+		db  *sql.DB
+		sql string
+	}{
+		{&s.insertScan, s.write, `INSERT INTO scans (` + scanColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO NOTHING`},
+		{&s.addUsage, s.write, `INSERT INTO usage (key_id, day, count) VALUES (?, ?, ?)
+			ON CONFLICT (key_id, day) DO UPDATE SET count = count + excluded.count RETURNING count`},
+		{&s.createKey, s.write, `INSERT INTO keys (id, name, plan, prefix, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&s.revokeKey, s.write, `UPDATE keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?`},
+		{&s.keyByHash, s.read, `SELECT id, name, plan, prefix, created_at, revoked_at FROM keys WHERE secret_hash = ?`},
+		{&s.listKeys, s.read, `SELECT id, name, plan, prefix, created_at, revoked_at FROM keys ORDER BY created_at, id`},
+		{&s.usage, s.read, `SELECT count FROM usage WHERE key_id = ? AND day = ?`},
+		{&s.findScan, s.read, `SELECT ` + scanColumns + ` FROM scans WHERE id = ? AND key_id = ?`},
+		{&s.findScans, s.read, `SELECT ` + scanColumns + ` FROM scans
+			WHERE key_id = ?1 AND (?2 = '' OR chain = ?2) AND (?3 = '' OR risk_level = ?3)
+			  AND scanned_at >= ?4 AND scanned_at < ?5 AND (scanned_at, id) < (?6, ?7)
+			ORDER BY scanned_at DESC, id DESC LIMIT ?8`},
+	}
+	for _, st := range stmts {
+		p, err := st.db.PrepareContext(ctx, st.sql)
+		if err != nil {
+			return fmt.Errorf("sqlite: prepare %.40q: %w", st.sql, err)
+		}
+		*st.dst = p
+		s.preparedAll = append(s.preparedAll, p)
+	}
+	return nil
+}
+
+// Close closes the statements and both connection pools.
+func (s *Store) Close() error {
+	var errs []error
+	for _, p := range s.preparedAll {
+		errs = append(errs, p.Close())
+	}
+	if s.read != nil && s.read != s.write {
+		errs = append(errs, s.read.Close())
+	}
+	if s.write != nil {
+		errs = append(errs, s.write.Close())
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("sqlite: close: %w", err)
+	}
+	return nil
+}
+
+// Ping checks that the database answers a query.
+func (s *Store) Ping(ctx context.Context) error {
+	var one int
+	if err := s.read.QueryRowContext(ctx, `SELECT 1`).Scan(&one); err != nil {
+		return fmt.Errorf("sqlite: ping: %w", err)
+	}
+	return nil
+}
+
+// CreateKey stores k with the hash of its secret.
+func (s *Store) CreateKey(ctx context.Context, k store.Key, secretHash []byte) error {
+	if _, err := s.createKey.ExecContext(ctx, k.ID, k.Name, k.Plan, k.Prefix, secretHash, k.CreatedAt.UnixMicro()); err != nil {
+		return fmt.Errorf("sqlite: create key %s: %w", k.ID, err)
+	}
+	return nil
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanKey(row scanner) (store.Key, error) {
+	var (
+		k       store.Key
+		created int64
+		revoked sql.NullInt64
+	)
+	if err := row.Scan(&k.ID, &k.Name, &k.Plan, &k.Prefix, &created, &revoked); err != nil {
+		return store.Key{}, err
+	}
+	k.CreatedAt = time.UnixMicro(created).UTC()
+	if revoked.Valid {
+		t := time.UnixMicro(revoked.Int64).UTC()
+		k.RevokedAt = &t
+	}
+	return k, nil
+}
+
+// KeyByHash finds a key by its secret's hash, revoked or not.
+func (s *Store) KeyByHash(ctx context.Context, secretHash []byte) (store.Key, error) {
+	k, err := scanKey(s.keyByHash.QueryRowContext(ctx, secretHash))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Key{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Key{}, fmt.Errorf("sqlite: key by hash: %w", err)
+	}
+	return k, nil
+}
+
+// ListKeys returns every key, oldest first.
+func (s *Store) ListKeys(ctx context.Context) ([]store.Key, error) {
+	rows, err := s.listKeys.QueryContext(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: list keys: %w", err)
+	}
+	defer rows.Close()
+	var keys []store.Key
+	for rows.Next() {
+		k, err := scanKey(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: list keys: %w", err)
+		}
+		keys = append(keys, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: list keys: %w", err)
+	}
+	return keys, nil
+}
+
+// RevokeKey marks the key revoked at at; a revoked key keeps its first
+// revocation time. An unknown id is store.ErrNotFound.
+func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) error {
+	res, err := s.revokeKey.ExecContext(ctx, at.UnixMicro(), id)
+	if err != nil {
+		return fmt.Errorf("sqlite: revoke key %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("sqlite: revoke key %s: %w", id, err)
+	}
+	if n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+func scanArgs(sc store.Scan) []any {
+	return []any{sc.ID, sc.KeyID, sc.Address, sc.Chain, sc.RiskLevel, sc.Score, sc.Cached,
+		sc.ScannedAt.UnixMicro(), sc.Report}
+}
+
+// SaveScan stores one scan; a scan whose ID is already stored is skipped,
+// so retrying a save is safe.
+func (s *Store) SaveScan(ctx context.Context, sc store.Scan) error {
+	if _, err := s.insertScan.ExecContext(ctx, scanArgs(sc)...); err != nil {
+		return fmt.Errorf("sqlite: save scan %s: %w", sc.ID, err)
+	}
+	return nil
+}
+
+// SaveScans stores scans in one transaction, skipping stored IDs.
+func (s *Store) SaveScans(ctx context.Context, scans []store.Scan) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: save scans: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	stmt := tx.StmtContext(ctx, s.insertScan)
+	for _, sc := range scans {
+		if _, err := stmt.ExecContext(ctx, scanArgs(sc)...); err != nil {
+			return fmt.Errorf("sqlite: save scan %s: %w", sc.ID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: save scans: %w", err)
+	}
+	return nil
+}
+
+func scanScan(row scanner) (store.Scan, error) {
+	var (
+		sc store.Scan
+		at int64
+	)
+	if err := row.Scan(&sc.ID, &sc.KeyID, &sc.Address, &sc.Chain, &sc.RiskLevel, &sc.Score, &sc.Cached, &at, &sc.Report); err != nil {
+		return store.Scan{}, err
+	}
+	sc.ScannedAt = time.UnixMicro(at).UTC()
+	return sc, nil
+}
+
+// FindScan returns the scan scanID if it belongs to keyID, else
+// store.ErrNotFound.
+func (s *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan, error) {
+	sc, err := scanScan(s.findScan.QueryRowContext(ctx, scanID, keyID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Scan{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Scan{}, fmt.Errorf("sqlite: find scan %s: %w", scanID, err)
+	}
+	return sc, nil
+}
+
+// page reads up to limit scans of f strictly after pos (newest first).
+func (s *Store) page(ctx context.Context, f store.ScanFilter, pos store.Position, limit int, fn func(store.Scan) error) (int, store.Position, error) {
+	from, to := int64(math.MinInt64), int64(math.MaxInt64)
+	if !f.From.IsZero() {
+		from = f.From.UnixMicro()
+	}
+	if !f.To.IsZero() {
+		to = f.To.UnixMicro()
+	}
+	rows, err := s.findScans.QueryContext(ctx, f.KeyID, f.Chain, f.Level, from, to,
+		pos.ScannedAt.UnixMicro(), pos.ID, limit)
+	if err != nil {
+		return 0, pos, fmt.Errorf("sqlite: find scans: %w", err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		sc, err := scanScan(rows)
+		if err != nil {
+			return n, pos, fmt.Errorf("sqlite: find scans: %w", err)
+		}
+		n++
+		pos = store.Position{ScannedAt: sc.ScannedAt, ID: sc.ID}
+		if err := fn(sc); err != nil {
+			return n, pos, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return n, pos, fmt.Errorf("sqlite: find scans: %w", err)
+	}
+	return n, pos, nil
+}
+
+// start returns where a listing of f begins.
+func start(f store.ScanFilter) (store.Position, error) {
+	if f.KeyID == "" {
+		return store.Position{}, errors.New("sqlite: find scans: no key id")
+	}
+	if f.Cursor == "" {
+		return store.Position{ScannedAt: time.UnixMicro(math.MaxInt64), ID: ""}, nil
+	}
+	return store.DecodeCursor(f.Cursor)
+}
+
+// FindScans returns a page of f's scans, newest first, and the cursor of
+// the next page ("" at the end).
+func (s *Store) FindScans(ctx context.Context, f store.ScanFilter) ([]store.Scan, string, error) {
+	pos, err := start(f)
+	if err != nil {
+		return nil, "", err
+	}
+	limit := store.PageLimit(f.Limit)
+	out := make([]store.Scan, 0, min(limit, 64))
+	// One more row than asked says whether a next page exists.
+	_, _, err = s.page(ctx, f, pos, limit+1, func(sc store.Scan) error {
+		out = append(out, sc)
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	if len(out) <= limit {
+		return out, "", nil
+	}
+	out = out[:limit]
+	last := out[limit-1]
+	return out, store.EncodeCursor(store.Position{ScannedAt: last.ScannedAt, ID: last.ID}), nil
+}
+
+// exportBatch is how many rows ExportScans reads per query: no query holds
+// a read transaction open while fn runs for long.
+const exportBatch = 1000
+
+// ExportScans streams every scan of f to fn, newest first, a batch at a
+// time. An error from fn stops the export and is returned as is.
+func (s *Store) ExportScans(ctx context.Context, f store.ScanFilter, fn func(store.Scan) error) error {
+	f.Cursor = ""
+	pos, err := start(f)
+	if err != nil {
+		return err
+	}
+	batch := make([]store.Scan, 0, exportBatch)
+	for {
+		batch = batch[:0]
+		n, next, err := s.page(ctx, f, pos, exportBatch, func(sc store.Scan) error {
+			batch = append(batch, sc)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, sc := range batch {
+			if err := fn(sc); err != nil {
+				return err
+			}
+		}
+		if n < exportBatch {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("sqlite: export scans: %w", err)
+		}
+		pos = next
+	}
+}
+
+// AddUsage adds n to the key's counter for day and returns the new total.
+func (s *Store) AddUsage(ctx context.Context, keyID, day string, n int64) (int64, error) {
+	if err := store.ParseDay(day); err != nil {
+		return 0, err
+	}
+	var total int64
+	if err := s.addUsage.QueryRowContext(ctx, keyID, day, n).Scan(&total); err != nil {
+		return 0, fmt.Errorf("sqlite: add usage: %w", err)
+	}
+	return total, nil
+}
+
+// Usage returns the key's counter for day (0 when nothing was counted).
+func (s *Store) Usage(ctx context.Context, keyID, day string) (int64, error) {
+	if err := store.ParseDay(day); err != nil {
+		return 0, err
+	}
+	var total int64
+	err := s.usage.QueryRowContext(ctx, keyID, day).Scan(&total)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: usage: %w", err)
+	}
+	return total, nil
+}
