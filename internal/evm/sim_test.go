@@ -1,16 +1,22 @@
 package evm
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
 	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/tokenrisk/tokenrisk/contracts"
+	"io"
 	"math/big"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -189,4 +195,63 @@ func (m market) addPool(t *testing.T, tc *testChain, token common.Address, amoun
 	tc.transact(t, "WETH", m.weth, nil, "transfer", pair, wethAmount)
 	tc.transact(t, "V2Pair", pair, nil, "mint", tc.from)
 	return pair
+}
+
+// rpcProxy forwards JSON-RPC to a real node, adding a fixed latency per
+// HTTP request, counting requests, and (optionally) refusing eth_getLogs
+// pages spanning more than maxLogRange blocks the way providers do.
+type rpcProxy struct {
+	target      string
+	delay       time.Duration
+	maxLogRange uint64
+	requests    atomic.Int64
+	logPages    atomic.Int64
+	srv         *httptest.Server
+}
+
+func newRPCProxy(t *testing.T, target string, delay time.Duration, maxLogRange uint64) *rpcProxy {
+	t.Helper()
+	p := &rpcProxy{target: target, delay: delay, maxLogRange: maxLogRange}
+	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
+	t.Cleanup(p.srv.Close)
+	return p
+}
+
+func (p *rpcProxy) URL() string { return p.srv.URL }
+
+func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	p.requests.Add(1)
+	if p.delay > 0 {
+		time.Sleep(p.delay)
+	}
+	var one struct {
+		ID     json.RawMessage   `json:"id"`
+		Method string            `json:"method"`
+		Params []json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(body, &one) == nil && one.Method == "eth_getLogs" {
+		p.logPages.Add(1)
+		var f struct {
+			FromBlock, ToBlock hexutil.Uint64
+		}
+		if len(one.Params) == 1 && json.Unmarshal(one.Params[0], &f) == nil && p.maxLogRange > 0 && uint64(f.ToBlock-f.FromBlock)+1 > p.maxLogRange {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(one.ID) + `,"error":{"code":-32005,"message":"query returned more than 10000 results"}}`))
+			return
+		}
+	}
+	resp, err := http.Post(p.target, "application/json", bytes.NewReader(body))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(resp.StatusCode)
+	_, _ = io.Copy(w, resp.Body)
 }
