@@ -418,3 +418,48 @@ func TestAssessUpstreamHook(t *testing.T) {
 		t.Error("getAccountInfo used; mints are read with getMultipleAccounts")
 	}
 }
+
+func TestAssessTrustedToken(t *testing.T) {
+	srv := newServer(t)
+	a := newAdapter(t, solana.Options{}, srv.URL())
+	got, err := a.Assess(context.Background(), request(t, usdcMint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasFlag(got.Contract.Flags, risk.TrustedToken) || !hasFlag(got.Contract.Flags, risk.FreezeAuthorityEnabled) {
+		t.Errorf("contract flags = %+v, want TRUSTED_TOKEN next to the capability flags", got.Contract.Flags)
+	}
+	if srv.Calls("getProgramAccounts") != 0 {
+		t.Errorf("getProgramAccounts called %d times for a trusted token", srv.Calls("getProgramAccounts"))
+	}
+	if got.Liquidity.Status != scan.Partial {
+		t.Errorf("liquidity status = %s, want partial (pools not searched)", got.Liquidity.Status)
+	}
+	r := scan.Build(risk.NewCatalogue(), request(t, usdcMint).Address, got)
+	if r.RiskLevel != risk.Minimal && r.RiskLevel != risk.LevelLow {
+		t.Errorf("trusted token level = %s, want at most low", r.RiskLevel)
+	}
+}
+
+func TestAssessDeadlineAfterVerdict(t *testing.T) {
+	srv := newServer(t)
+	srv.SetLatency(80 * time.Millisecond)
+	// Room for the first round trip, not for the second.
+	a := newAdapter(t, solana.Options{Deadline: 130 * time.Millisecond}, srv.URL())
+	got, err := a.Assess(context.Background(), request(t, pumpMint))
+	if err != nil {
+		t.Fatalf("a deadline after the contract verdict must not fail the scan: %v", err)
+	}
+	if got.Contract.Status != scan.Complete {
+		t.Errorf("contract status = %s", got.Contract.Status)
+	}
+	if got.Liquidity.Status == scan.Complete || got.Holder.Status != scan.Unavailable {
+		t.Errorf("liquidity %s, holders %s: late data must not look complete", got.Liquidity.Status, got.Holder.Status)
+	}
+	if hasFlag(got.Liquidity.Flags, risk.NoLiquidity) {
+		t.Error("NO_LIQUIDITY raised although the pools were never read")
+	}
+	if got.Checklist.NotHoneypot || got.Checklist.HealthyHolders {
+		t.Errorf("checklist = %+v: unknown must be false", got.Checklist)
+	}
+}

@@ -1,0 +1,146 @@
+package solana_test
+
+import (
+	"context"
+	"encoding/binary"
+	"testing"
+
+	"github.com/mr-tron/base58"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/solana"
+	"github.com/tokenrisk/tokenrisk/internal/solana/solanatest"
+)
+
+// The tests in this file add SYNTHETIC accounts (built here, not mainnet
+// dumps) next to the real fixtures, for layouts the fixture set lacks: a
+// Raydium AMM v4 pool and a pump.fun curve still trading.
+
+func putKey(b []byte, off int, k string) {
+	raw, err := base58.Decode(k)
+	if err != nil || len(raw) != 32 {
+		panic("bad key " + k)
+	}
+	copy(b[off:], raw)
+}
+
+// syntheticMint is an 82-byte SPL mint with no authorities.
+func syntheticMint(supply uint64, decimals uint8) []byte {
+	b := make([]byte, 82)
+	binary.LittleEndian.PutUint64(b[36:], supply)
+	b[44] = decimals
+	b[45] = 1
+	return b
+}
+
+func TestAssessRaydiumAMMv4Pool(t *testing.T) {
+	srv := newServer(t)
+	pool := syntheticKey("amm-v4-pool")
+	coinVault, pcVault, lpMint := syntheticKey("coin-vault"), syntheticKey("pc-vault"), syntheticKey("lp-mint")
+	ammAuthority := "5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1" // Raydium AMM v4 authority
+
+	// USDC is the coin (base) side and the mayhem mint the pc (quote)
+	// side, so the pool is found by the second memcmp position (432).
+	data := make([]byte, 752)
+	binary.LittleEndian.PutUint64(data[0:], 6)           // status
+	binary.LittleEndian.PutUint64(data[32:], 6)          // coin decimals (USDC)
+	binary.LittleEndian.PutUint64(data[40:], 6)          // pc decimals
+	binary.LittleEndian.PutUint64(data[192:], 1_000_000) // need_take_pnl_coin: 1 USDC
+	binary.LittleEndian.PutUint64(data[224:], 1_700_000_000)
+	putKey(data, 336, coinVault)
+	putKey(data, 368, pcVault)
+	putKey(data, 400, usdcMint)
+	putKey(data, 432, mayhemMint)
+	putKey(data, 464, lpMint)
+	binary.LittleEndian.PutUint64(data[720:], 1_000_000_000) // lp_amount
+	srv.SetAccount(pool, solanatest.Account{Lamports: 6124800, Owner: "675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8", Data: data})
+	// 20 001 USDC (1 owed as PnL) against 1 000 000 tokens: 0.02 USDC each.
+	if err := srv.AddTokenAccount(coinVault, usdcMint, ammAuthority, 20_001_000_000, solanatest.TokenProgram); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.AddTokenAccount(pcVault, mayhemMint, ammAuthority, 1_000_000_000_000, solanatest.Token2022Program); err != nil {
+		t.Fatal(err)
+	}
+	// 950 000 000 of 1 000 000 000 LP burned.
+	srv.SetAccount(lpMint, solanatest.Account{Lamports: 1461600, Owner: solanatest.TokenProgram, Data: syntheticMint(50_000_000, 6)})
+
+	a := newAdapter(t, solana.Options{}, srv.URL())
+	got, err := a.Assess(context.Background(), request(t, mayhemMint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := got.Liquidity.Evidence.(analysis.SolanaLiquidityEvidence)
+	if len(l.Pools) != 1 {
+		t.Fatalf("pools = %+v", l.Pools)
+	}
+	p := l.Pools[0]
+	if p.DEX != "raydium_amm_v4" || p.QuoteSymbol != "USDC" || p.TokenVault != pcVault || p.QuoteVault != coinVault || p.LPMint != lpMint {
+		t.Errorf("pool = %+v", p)
+	}
+	if *p.TokenReserve != 1_000_000_000_000 || *p.QuoteReserve != 20_000_000_000 {
+		t.Errorf("reserves = %d / %d, want the vaults less pending PnL", *p.TokenReserve, *p.QuoteReserve)
+	}
+	if p.PriceInQuote == nil || *p.PriceInQuote != 0.02 || p.LiquidityUSD == nil || *p.LiquidityUSD != 40_000 {
+		t.Errorf("price %v liquidity %v, want 0.02 and 40000", p.PriceInQuote, p.LiquidityUSD)
+	}
+	if p.LPBurnedPct == nil || *p.LPBurnedPct != 95 {
+		t.Errorf("LP burned = %v, want 95", p.LPBurnedPct)
+	}
+	if hasFlag(got.Liquidity.Flags, risk.LPNotLocked) || !got.Checklist.LiquidityLocked {
+		t.Errorf("95%% burned LP: flags %+v, liquidity_locked %v", got.Liquidity.Flags, got.Checklist.LiquidityLocked)
+	}
+	// The vault is labelled a pool holder.
+	h := got.Holder.Evidence.(analysis.SolanaHolderEvidence)
+	if len(h.TopHolders) != 1 || h.TopHolders[0].Label != analysis.SolanaLabelPool || h.TopHolders[0].Address != ammAuthority {
+		t.Errorf("holders = %+v", h.TopHolders)
+	}
+}
+
+func TestAssessActiveBondingCurve(t *testing.T) {
+	srv := newServer(t)
+	curve := "4sp4hbyfAurnXPvBtkRcSNHnBxDXkfXJjqxeFPszjnMQ" // the mayhem mint's curve
+	data, _ := fixture(t, curve)
+	// Rewind the real (completed) curve to a curve still trading.
+	binary.LittleEndian.PutUint64(data[8:], 800_000_000_000_000) // virtual token reserves
+	binary.LittleEndian.PutUint64(data[16:], 40_000_000_000)     // virtual SOL reserves: 40 SOL
+	binary.LittleEndian.PutUint64(data[24:], 520_000_000_000_000)
+	binary.LittleEndian.PutUint64(data[32:], 10_000_000_000) // real SOL: 10
+	data[48] = 0
+	srv.SetAccount(curve, solanatest.Account{Lamports: 10_001_941_840, Owner: "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P", Data: data})
+	if err := srv.AddTokenAccount(syntheticKey("curve-vault"), mayhemMint, curve, 600_000_000_000_000, solanatest.Token2022Program); err != nil {
+		t.Fatal(err)
+	}
+
+	a := newAdapter(t, solana.Options{}, srv.URL())
+	got, err := a.Assess(context.Background(), request(t, mayhemMint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasFlag(got.Liquidity.Flags, risk.BondingCurve) || hasFlag(got.Liquidity.Flags, risk.NoLiquidity) {
+		t.Errorf("liquidity flags = %+v", got.Liquidity.Flags)
+	}
+	l := got.Liquidity.Evidence.(analysis.SolanaLiquidityEvidence)
+	bc := l.BondingCurve
+	if bc == nil || bc.Complete || bc.RealSOLReserves != 10_000_000_000 {
+		t.Fatalf("curve = %+v", bc)
+	}
+	// 40 SOL / 800 000 000 tokens.
+	if bc.PriceInSOL == nil || *bc.PriceInSOL != 5e-8 {
+		t.Errorf("price = %v SOL", bc.PriceInSOL)
+	}
+	if bc.LiquidityUSD == nil || *bc.LiquidityUSD < 403 || *bc.LiquidityUSD > 404 {
+		t.Errorf("curve liquidity = %v USD, want 10 SOL at ~40.36", bc.LiquidityUSD)
+	}
+	if !got.Checklist.LiquidityLocked || !got.Checklist.NotHoneypot {
+		t.Errorf("checklist = %+v: curve liquidity cannot be pulled and can be sold into", got.Checklist)
+	}
+	h := got.Holder.Evidence.(analysis.SolanaHolderEvidence)
+	if len(h.TopHolders) != 1 || h.TopHolders[0].Label != analysis.SolanaLabelPool || h.TopHolders[0].Address != curve {
+		t.Errorf("holders = %+v", h.TopHolders)
+	}
+	d := got.Deployer.Evidence.(analysis.SolanaDeployerEvidence)
+	if strPtr(d.Creator) != "D71wPQpF1Vw2wXSCHevtQMLmwq3ES7TW7pR2LUdchyPt" {
+		t.Errorf("creator = %s", strPtr(d.Creator))
+	}
+}
