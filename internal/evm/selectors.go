@@ -180,3 +180,7 @@ func LookupPrivileged(s Selector) []Privileged { return privilegedBySelector[s] 
 // IsStandard reports whether s is a standard ERC-20 / ownership view or
 // transfer function that anyone may call.
 func IsStandard(s Selector) bool { return standardSelectors[s] }
+
+// bytes returns the selector as a fresh slice (call data of a no-argument
+// call).
+func (s Selector) bytes() []byte { return append([]byte(nil), s[:]...) }

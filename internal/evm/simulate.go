@@ -1,0 +1,453 @@
+package evm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tokenrisk/tokenrisk/contracts"
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+)
+
+// Throwaway addresses of the simulation: the simulator's code is placed at
+// SimulatorAddress by state override; SimulationRecipient receives the
+// transfer test; SimulationOrigin is the call's sender (tx.origin). They
+// are hashes, so no real account or precompile lives there.
+var (
+	SimulatorAddress    = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.simulator"))[12:])
+	SimulationRecipient = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.simulation.recipient"))[12:])
+	SimulationOrigin    = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.simulation.origin"))[12:])
+)
+
+// Simulation defaults.
+const (
+	// DefaultStepGas caps each external step (buy, transfer, sell) so a
+	// hostile token cannot burn the node's whole call gas.
+	DefaultStepGas = 3_000_000
+	// DefaultBuyBps sizes the buy: 0.3% of the pool's quote reserve, small
+	// enough to stay under usual max-transaction limits.
+	DefaultBuyBps = 30
+	// DefaultDelayedSell is how much later the cooldown check sells.
+	DefaultDelayedSell = time.Hour
+)
+
+// Simulation step bits (Simulator.sol's Params.steps).
+const (
+	stepBuy      = 1
+	stepTransfer = 2
+	stepSell     = 4
+)
+
+// SimulationRequest describes one honeypot simulation against one pool.
+type SimulationRequest struct {
+	Token common.Address
+	Pool  common.Address
+	// PoolKind is the DEX kind: "v2" (and Solidly volatile pools, which
+	// share its swap interface) or "v3".
+	PoolKind string
+	// Quote is the pool's other token; Wrapped the chain's wrapped native.
+	Quote   common.Address
+	Wrapped common.Address
+	// FundPool is a V2 wrapped/quote pool used to buy the quote token
+	// when it is not the wrapped native (AmountIn is then in wrapped).
+	FundPool common.Address
+	// FeeBps is a V2 pool's swap fee (30 = 0.3%); a few bps too low is
+	// absorbed by a retry with a 1% margin.
+	FeeBps int
+	// QuoteReserve sizes the buy (DefaultBuyBps of it) unless AmountIn is
+	// set.
+	QuoteReserve *big.Int
+	AmountIn     *big.Int
+	// StepGas caps each step (DefaultStepGas when zero).
+	StepGas uint64
+	// BlockTime is the latest block's timestamp; with DelayedSell > 0 a
+	// second simulation (eth_simulateV1) buys at once and sells
+	// DelayedSell later, telling a cooldown from a honeypot. Zero
+	// BlockTime or DelayedSell disables it.
+	BlockTime   uint64
+	DelayedSell time.Duration
+}
+
+// simParams mirrors Simulator.Params (field names follow the ABI).
+type simParams struct {
+	Token      common.Address
+	Pool       common.Address
+	Quote      common.Address
+	Wrapped    common.Address
+	FundPool   common.Address
+	PoolKind   uint8
+	FeeBps     *big.Int
+	AmountIn   *big.Int
+	Recipient  common.Address
+	GasPerStep *big.Int
+	Steps      uint8
+}
+
+// simResult mirrors Simulator.Result.
+type simResult struct {
+	BuyOk            bool
+	BuyError         []byte
+	BuyGas           *big.Int
+	BuyExpected      *big.Int
+	BuyReceived      *big.Int
+	QuoteSpent       *big.Int
+	TransferOk       bool
+	TransferError    []byte
+	TransferSent     *big.Int
+	TransferReceived *big.Int
+	SellOk           bool
+	SellError        []byte
+	SellGas          *big.Int
+	SellSent         *big.Int
+	SellPoolReceived *big.Int
+	SellExpected     *big.Int
+	SellReceived     *big.Int
+}
+
+var simulatorContract = sync.OnceValues(func() (contracts.Compiled, error) {
+	return contracts.Artifact("Simulator")
+})
+
+// simCall is one call of an eth_simulateV1 block.
+type simCall struct {
+	From  common.Address `json:"from"`
+	To    common.Address `json:"to"`
+	Gas   hexutil.Uint64 `json:"gas"`
+	Input hexutil.Bytes  `json:"input"`
+}
+
+type simBlock struct {
+	BlockOverrides map[string]any `json:"blockOverrides,omitempty"`
+	StateOverrides StateOverride  `json:"stateOverrides,omitempty"`
+	Calls          []simCall      `json:"calls"`
+}
+
+type simOpts struct {
+	BlockStateCalls []simBlock `json:"blockStateCalls"`
+	Validation      bool       `json:"validation"`
+}
+
+type simCallResult struct {
+	ReturnData hexutil.Bytes  `json:"returnData"`
+	Status     hexutil.Uint64 `json:"status"`
+	Error      *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    string `json:"data"`
+	} `json:"error"`
+}
+
+type simBlockResult struct {
+	Calls []simCallResult `json:"calls"`
+}
+
+// SimulationCall builds the simulation's batch elements (one eth_call, and
+// an eth_simulateV1 for the cooldown check when enabled) and the decoder of
+// their results, valid after the batch ran. The decoder never reports a
+// pass it did not observe: what failed is nil plus Error.
+func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.EVMSimulation, error), error) {
+	sim, err := simulatorContract()
+	if err != nil {
+		return nil, nil, fmt.Errorf("simulation: %w", err)
+	}
+	var kind uint8
+	switch req.PoolKind {
+	case "v2", "solidly":
+		kind = 1
+	case "v3":
+		kind = 2
+	default:
+		return nil, nil, fmt.Errorf("simulation: unsupported pool kind %q", req.PoolKind)
+	}
+	amount := req.AmountIn
+	if amount == nil {
+		if req.Quote != req.Wrapped {
+			return nil, nil, errors.New("simulation: AmountIn is required when the quote token is not the wrapped native")
+		}
+		if req.QuoteReserve == nil || req.QuoteReserve.Sign() <= 0 {
+			return nil, nil, errors.New("simulation: the pool has no quote reserve")
+		}
+		amount = new(big.Int).Div(new(big.Int).Mul(req.QuoteReserve, big.NewInt(DefaultBuyBps)), big.NewInt(10_000))
+	}
+	if amount.Sign() <= 0 {
+		return nil, nil, errors.New("simulation: buy amount rounds to zero")
+	}
+	stepGas := req.StepGas
+	if stepGas == 0 {
+		stepGas = DefaultStepGas
+	}
+	params := func(steps uint8) simParams {
+		return simParams{
+			Token: req.Token, Pool: req.Pool, Quote: req.Quote, Wrapped: req.Wrapped, FundPool: req.FundPool,
+			PoolKind: kind, FeeBps: big.NewInt(int64(req.FeeBps)), AmountIn: amount, Recipient: SimulationRecipient,
+			GasPerStep: new(big.Int).SetUint64(stepGas), Steps: steps,
+		}
+	}
+	pack := func(steps uint8) ([]byte, error) {
+		in, err := sim.ABI.Pack("simulate", params(steps))
+		if err != nil {
+			return nil, fmt.Errorf("simulation: pack: %w", err)
+		}
+		return in, nil
+	}
+	full, err := pack(stepBuy | stepTransfer | stepSell)
+	if err != nil {
+		return nil, nil, err
+	}
+	balance := (*hexutil.Big)(new(big.Int).Add(new(big.Int).Mul(amount, big.NewInt(2)), big.NewInt(1e18)))
+	overrides := StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode, Balance: balance}}
+	callGas := hexutil.Uint64(stepGas*8 + 1_000_000)
+	origin := SimulationOrigin
+	out := new(hexutil.Bytes)
+	elems := []rpc.BatchElem{CallElem(CallMsg{From: &origin, To: SimulatorAddress, Gas: callGas, Data: full}, overrides, out)}
+
+	var delayed []simBlockResult
+	if req.DelayedSell > 0 && req.BlockTime > 0 {
+		buy, err := pack(stepBuy)
+		if err != nil {
+			return nil, nil, err
+		}
+		sell, err := pack(stepSell)
+		if err != nil {
+			return nil, nil, err
+		}
+		later := req.BlockTime + uint64(req.DelayedSell/time.Second)
+		opts := simOpts{BlockStateCalls: []simBlock{
+			{StateOverrides: overrides, Calls: []simCall{{From: origin, To: SimulatorAddress, Gas: callGas, Input: buy}}},
+			{BlockOverrides: map[string]any{"time": hexutil.Uint64(later)}, Calls: []simCall{{From: origin, To: SimulatorAddress, Gas: callGas, Input: sell}}},
+		}}
+		elems = append(elems, rpc.BatchElem{Method: "eth_simulateV1", Args: []any{opts, "latest"}, Result: &delayed})
+	}
+
+	decode := func() (*analysis.EVMSimulation, error) {
+		res := &analysis.EVMSimulation{Pool: req.Pool.Hex(), QuoteIn: amount.String()}
+		if err := elems[0].Error; err != nil {
+			msg := "simulation call failed: " + callFailure(err)
+			res.Error = &msg
+			return res, nil
+		}
+		r, err := decodeSimResult(sim.ABI, *out)
+		if err != nil {
+			msg := "simulation result unreadable"
+			res.Error = &msg
+			return res, fmt.Errorf("simulation: %w", err)
+		}
+		fillSimulation(res, r)
+		if len(elems) > 1 && res.CanBuy != nil && *res.CanBuy {
+			applyDelayedSell(sim.ABI, res, elems[1], delayed)
+		}
+		return res, nil
+	}
+	return elems, decode, nil
+}
+
+func decodeSimResult(parsed abi.ABI, data []byte) (*simResult, error) {
+	vals, err := parsed.Methods["simulate"].Outputs.Unpack(data)
+	if err != nil {
+		return nil, fmt.Errorf("unpack: %w", err)
+	}
+	if len(vals) != 1 {
+		return nil, fmt.Errorf("unpack: %d values", len(vals))
+	}
+	r := new(simResult)
+	if err := safeConvert(vals[0], r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// safeConvert copies an ABI-decoded struct into dst (abi.ConvertType
+// panics on a shape mismatch, which would be a bug, never the chain's).
+func safeConvert(v any, dst any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("abi convert: %v", p)
+		}
+	}()
+	abi.ConvertType(v, dst)
+	return nil
+}
+
+// fillSimulation turns the simulator's measurements into the report's
+// percentages.
+func fillSimulation(res *analysis.EVMSimulation, r *simResult) {
+	res.CanBuy = refOf(r.BuyOk)
+	if !r.BuyOk {
+		msg := "buy failed: " + RevertReason(r.BuyError)
+		res.Error = &msg
+		return
+	}
+	res.BuyGas = refOf(r.BuyGas.Uint64())
+	res.BuyTax = lossPct(r.BuyReceived, r.BuyExpected)
+	var errs []string
+	if r.TransferOk {
+		res.TransferTax = lossPct(r.TransferReceived, r.TransferSent)
+	} else {
+		errs = append(errs, "transfer failed: "+RevertReason(r.TransferError))
+	}
+	res.CanSell = refOf(r.SellOk)
+	if r.SellOk {
+		res.SellGas = refOf(r.SellGas.Uint64())
+		res.SellTax = sellTax(r)
+	} else {
+		errs = append(errs, "sell failed: "+RevertReason(r.SellError))
+	}
+	if len(errs) > 0 {
+		msg := strings.Join(errs, "; ")
+		res.Error = &msg
+	}
+}
+
+// sellTax combines what the pool received of the tokens sent with what was
+// paid of what the pool owed.
+func sellTax(r *simResult) *float64 {
+	if r.SellSent.Sign() == 0 || r.SellExpected.Sign() == 0 {
+		return nil
+	}
+	tokenSide, _ := new(big.Rat).SetFrac(r.SellPoolReceived, r.SellSent).Float64()
+	quoteSide, _ := new(big.Rat).SetFrac(r.SellReceived, r.SellExpected).Float64()
+	return pct(1 - tokenSide*quoteSide)
+}
+
+// applyDelayedSell folds the eth_simulateV1 buy-now-sell-later result in:
+// a sell that failed at once but succeeds later is a cooldown.
+func applyDelayedSell(parsed abi.ABI, res *analysis.EVMSimulation, el rpc.BatchElem, blocks []simBlockResult) {
+	if el.Error != nil || len(blocks) != 2 || len(blocks[1].Calls) != 1 || len(blocks[0].Calls) != 1 {
+		return // the node cannot simulate blocks: cooldown unknown
+	}
+	buy, sell := blocks[0].Calls[0], blocks[1].Calls[0]
+	if buy.Error != nil || sell.Error != nil {
+		return
+	}
+	rb, err1 := decodeSimResult(parsed, buy.ReturnData)
+	rs, err2 := decodeSimResult(parsed, sell.ReturnData)
+	if err1 != nil || err2 != nil || !rb.BuyOk {
+		return
+	}
+	immediate := res.CanSell != nil && *res.CanSell
+	if immediate {
+		res.Cooldown = refOf(false)
+		return
+	}
+	if !rs.SellOk {
+		res.Cooldown = refOf(false)
+		msg := RevertReason(rs.SellError)
+		res.DelayedSellError = &msg
+		return
+	}
+	res.Cooldown = refOf(true)
+	res.CanSell = refOf(true)
+	msg := "cooldown: the sell right after the buy failed; the same sell succeeded later"
+	if res.Error != nil {
+		msg = "cooldown: " + *res.Error + "; the same sell succeeded later"
+	}
+	res.Error = &msg
+	res.SellGas = refOf(rs.SellGas.Uint64())
+	res.SellTax = sellTax(rs)
+}
+
+// lossPct is the percentage of want that did not arrive (0 when more
+// arrived); nil when want is zero.
+func lossPct(got, want *big.Int) *float64 {
+	if want == nil || got == nil || want.Sign() == 0 {
+		return nil
+	}
+	ratio, _ := new(big.Rat).SetFrac(got, want).Float64()
+	return pct(1 - ratio)
+}
+
+// pct turns a loss fraction into a percentage in [0, 100], two decimals.
+func pct(loss float64) *float64 {
+	v := math.Round(loss*10_000) / 100
+	v = math.Max(0, math.Min(100, v))
+	return &v
+}
+
+// callFailure describes a failed eth_call without leaking anything but the
+// node's message and a revert reason.
+func callFailure(err error) string {
+	if data, ok := RevertData(err); ok {
+		return RevertReason(data)
+	}
+	return err.Error()
+}
+
+// Standard revert payload selectors.
+var (
+	selErrorString = SelectorOf("Error(string)")
+	selPanic       = SelectorOf("Panic(uint256)")
+)
+
+// RevertReason renders revert data: Error(string) as its text, Panic as
+// its code, a custom error as its selector, raw text as text.
+func RevertReason(data []byte) string {
+	switch {
+	case len(data) == 0:
+		return "reverted without a reason"
+	case len(data) >= 4 && Selector(data[:4]) == selErrorString:
+		vals, err := abi.Arguments{{Type: mustType("string")}}.Unpack(data[4:])
+		if err == nil && len(vals) == 1 {
+			return SanitiseReason(vals[0].(string))
+		}
+	case len(data) == 36 && Selector(data[:4]) == selPanic:
+		return fmt.Sprintf("panic 0x%x", new(big.Int).SetBytes(data[4:]))
+	}
+	if utf8.Valid(data) && isPrintable(string(data)) {
+		return SanitiseReason(string(data))
+	}
+	if len(data) >= 4 {
+		return "custom error " + Selector(data[:4]).String()
+	}
+	return "reverted with 0x" + common.Bytes2Hex(data)
+}
+
+// SanitiseReason bounds a revert reason to printable UTF-8 of at most 200
+// characters.
+func SanitiseReason(s string) string {
+	s = strings.ToValidUTF8(s, "?")
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == 200 {
+			b.WriteString("…")
+			break
+		}
+		if r < 0x20 || r == 0x7f {
+			r = ' '
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func isPrintable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 && r != '\n' && r != '\t' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func mustType(t string) abi.Type {
+	typ, err := abi.NewType(t, "", nil)
+	if err != nil {
+		panic(err) // a literal type name: a programming error
+	}
+	return typ
+}
+
+// refOf returns a pointer to a copy of v.
+func refOf[T any](v T) *T { return &v }
