@@ -62,7 +62,7 @@ func (s *Server) record(ctx context.Context, a *Account, rep *scan.Report, b []b
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	now := s.now().UTC()
-	err := s.store.SaveScan(ctx, store.Scan{
+	err := s.recorder.save(ctx, store.Scan{
 		ID:        rep.ScanID,
 		KeyID:     a.Key.ID,
 		Address:   rep.Address,
@@ -72,12 +72,9 @@ func (s *Server) record(ctx context.Context, a *Account, rep *scan.Report, b []b
 		Cached:    rep.Cached,
 		ScannedAt: now,
 		Report:    b,
-	})
+	}, day(now))
 	if err != nil {
-		return fault.Wrap(fmt.Errorf("save scan %s: %w", rep.ScanID, err), fault.Unavailable, "the scan could not be recorded; retry")
-	}
-	if _, err := s.store.AddUsage(ctx, a.Key.ID, day(now), 1); err != nil {
-		return fault.Wrap(fmt.Errorf("add usage: %w", err), fault.Unavailable, "the scan could not be recorded; retry")
+		return fault.Wrap(err, fault.Unavailable, "the scan could not be recorded; retry")
 	}
 	return nil
 }

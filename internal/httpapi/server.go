@@ -59,14 +59,15 @@ type Deps struct {
 
 // Server is the API's http.Handler.
 type Server struct {
-	scanner Scanner
-	store   store.Store
-	auth    Authenticator
-	limiter ratelimit.Limiter
-	metrics *metrics.Metrics
-	log     *slog.Logger
-	now     func() time.Time
-	handler http.Handler
+	scanner  Scanner
+	store    store.Store
+	recorder *recorder
+	auth     Authenticator
+	limiter  ratelimit.Limiter
+	metrics  *metrics.Metrics
+	log      *slog.Logger
+	now      func() time.Time
+	handler  http.Handler
 }
 
 // NewServer returns the API handler.
@@ -75,13 +76,14 @@ func NewServer(d Deps) (*Server, error) {
 		return nil, errors.New("httpapi: Scanner, Store, Auth and Limiter are required")
 	}
 	s := &Server{
-		scanner: d.Scanner,
-		store:   d.Store,
-		auth:    d.Auth,
-		limiter: d.Limiter,
-		metrics: d.Metrics,
-		log:     d.Logger,
-		now:     d.Now,
+		scanner:  d.Scanner,
+		store:    d.Store,
+		recorder: newRecorder(d.Store),
+		auth:     d.Auth,
+		limiter:  d.Limiter,
+		metrics:  d.Metrics,
+		log:      d.Logger,
+		now:      d.Now,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

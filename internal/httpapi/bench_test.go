@@ -1,0 +1,137 @@
+package httpapi_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/auth"
+	"github.com/tokenrisk/tokenrisk/internal/cache/memory"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/httpapi"
+	"github.com/tokenrisk/tokenrisk/internal/metrics"
+	ratememory "github.com/tokenrisk/tokenrisk/internal/ratelimit/memory"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/store"
+	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
+)
+
+// BenchmarkCachedScan measures cached scans through the whole stack: a
+// real TCP listener and keep-alive client, bearer auth against SQLite,
+// the rate limiter (a pro key, 60/min raised so it never refuses, and a
+// premium key), the engine's cache, and the history row and usage counter
+// written to a SQLite file before each answer. It prints scans/s and
+// p50/p99 latency.
+func BenchmarkCachedScan(b *testing.B) {
+	for _, plan := range []string{"premium", "pro"} {
+		b.Run(plan, func(b *testing.B) { benchCachedScan(b, plan) })
+	}
+}
+
+func benchCachedScan(b *testing.B, plan string) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	plans := auth.DefaultPlans()
+	pro := plans["pro"]
+	pro.RatePerMinute, pro.DailyQuota = 1<<40, 1<<40 // limits checked, never reached
+	plans["pro"] = pro
+	keys := auth.NewKeys(st, plans, auth.Options{})
+	secret, _, err := keys.Create(ctx, plan, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg, err := chains.Load("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := metrics.New()
+	engine, err := scan.NewEngine(scan.EngineOptions{
+		Adapters: []scan.Adapter{&fakeAdapter{kind: chains.EVM, assess: okAssessment}}, Registry: reg,
+		Cache: memory.New(memory.Options{}), CacheTTL: time.Hour, Observer: m,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	api, err := httpapi.NewServer(httpapi.Deps{
+		Scanner: engine, Store: st, Auth: keys, Limiter: ratememory.New(ratememory.Options{}), Metrics: m,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	tr := &http.Transport{MaxIdleConnsPerHost: 256, MaxConnsPerHost: 256}
+	client := &http.Client{Transport: tr}
+	defer tr.CloseIdleConnections()
+	do := func() (time.Duration, error) {
+		req, _ := http.NewRequest("POST", srv.URL+"/api/v1/scan/", strings.NewReader(`{"address":"`+pepe+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+secret)
+		start := time.Now()
+		res, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			return 0, fmt.Errorf("status %d", res.StatusCode)
+		}
+		return time.Since(start), nil
+	}
+	if _, err := do(); err != nil { // warm the cache
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.SetParallelism(8)
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		local := make([]time.Duration, 0, 1024)
+		for pb.Next() {
+			d, err := do()
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			local = append(local, d)
+		}
+		mu.Lock()
+		lat = append(lat, local...)
+		mu.Unlock()
+	})
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	p := func(q float64) time.Duration { return lat[min(len(lat)-1, int(q*float64(len(lat))))] }
+	rps := float64(len(lat)) / elapsed.Seconds()
+	b.ReportMetric(rps, "scans/s")
+	b.ReportMetric(float64(p(0.50).Microseconds()), "p50-µs")
+	b.ReportMetric(float64(p(0.99).Microseconds()), "p99-µs")
+	// Every answered scan left a history row.
+	keyList, _ := keys.List(ctx)
+	n := 0
+	if err := st.ExportScans(ctx, store.ScanFilter{KeyID: keyList[0].ID}, func(store.Scan) error { n++; return nil }); err != nil {
+		b.Fatal(err)
+	}
+	if n != len(lat)+1 {
+		b.Fatalf("%d history rows for %d scans", n, len(lat)+1)
+	}
+	b.Logf("%s: %d cached scans in %v: %.0f scans/s, p50 %v, p99 %v (history rows %d)", keyList[0].Plan, len(lat), elapsed.Round(time.Millisecond), rps, p(0.50), p(0.99), n)
+}
