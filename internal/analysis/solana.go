@@ -258,12 +258,10 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 // solanaQuoteUSD is the USD price of one whole quote token, nil if unknown.
 func solanaQuoteUSD(f *SolanaFacts, p SolanaPool) *float64 {
 	switch {
-	case p.QuoteSymbol == "":
-		return nil
-	case p.QuoteSymbol == "USDC" || p.QuoteSymbol == "USDT":
+	case p.QuoteUSDStable:
 		one := 1.0
 		return &one
-	case p.QuoteSymbol == "wSOL" || p.QuoteSymbol == "SOL":
+	case p.QuoteWrapped:
 		return f.Liquidity.SOLPriceUSD
 	}
 	return nil

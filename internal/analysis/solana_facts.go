@@ -283,6 +283,10 @@ type SolanaPool struct {
 
 	// QuoteDecimals are the quote mint's decimals when known.
 	QuoteDecimals *uint8 `json:"-"`
+	// QuoteUSDStable and QuoteWrapped carry the configured quote token's
+	// kind: a USD stablecoin (1 USD) or wrapped SOL (SOL price).
+	QuoteUSDStable bool `json:"-"`
+	QuoteWrapped   bool `json:"-"`
 	// Authority is the owner of the pool's vaults (the pool or its
 	// authority PDA), used to label holders.
 	Authority string `json:"-"`

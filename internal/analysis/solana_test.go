@@ -31,7 +31,7 @@ func solanaBaseFacts() *analysis.SolanaFacts {
 		Liquidity: analysis.SolanaLiquidityFacts{
 			Searched: []string{"raydium_cpmm"}, SearchComplete: true, BondingCurveKnown: true,
 			Pools: []analysis.SolanaPool{{
-				DEX: "raydium_cpmm", Address: "Pool", QuoteSymbol: "USDC", QuoteDecimals: solanaU8(6),
+				DEX: "raydium_cpmm", Address: "Pool", QuoteSymbol: "USDC", QuoteDecimals: solanaU8(6), QuoteUSDStable: true,
 				TokenVault: "VaultT", QuoteVault: "VaultQ", Authority: "PoolAuth",
 				TokenReserve: solanaU64(500_000_000), QuoteReserve: solanaU64(50_000_000_000), // 500 tokens, 50 000 USDC
 				LPMint: "LP", LPBurnedPct: floatPtr(100),
@@ -194,9 +194,11 @@ func TestAnalyseSolanaLiquidity(t *testing.T) {
 			[]string{risk.NewPool}, scan.Complete, floatPtr(100_000)},
 		{"SOL pool without a SOL price", func(f *analysis.SolanaFacts) {
 			f.Liquidity.Pools[0].QuoteSymbol, f.Liquidity.Pools[0].QuoteDecimals = "wSOL", solanaU8(9)
+			f.Liquidity.Pools[0].QuoteUSDStable, f.Liquidity.Pools[0].QuoteWrapped = false, true
 		}, nil, scan.Partial, nil},
 		{"SOL pool valued", func(f *analysis.SolanaFacts) {
 			f.Liquidity.Pools[0].QuoteSymbol, f.Liquidity.Pools[0].QuoteDecimals = "wSOL", solanaU8(9)
+			f.Liquidity.Pools[0].QuoteUSDStable, f.Liquidity.Pools[0].QuoteWrapped = false, true
 			f.Liquidity.Pools[0].QuoteReserve = solanaU64(100 * 1e9) // 100 SOL
 			f.Liquidity.SOLPriceUSD = floatPtr(150)
 		}, nil, scan.Complete, floatPtr(30_000)},

@@ -1,7 +1,3 @@
-// Package solana is tokenrisk's Solana chain adapter: a JSON-RPC client with
-// failover and batching, decoders for SPL Token / Token-2022 mints and
-// extensions, Metaplex metadata, Raydium, Orca and pump.fun accounts, and
-// the scan.Adapter that collects a mint's facts in three round trips.
 package solana
 
 import (
@@ -25,7 +21,7 @@ type Options struct {
 	// Deadline bounds one scan; zero leaves it to the caller's context.
 	Deadline time.Duration
 	// Upstream, when not nil, is called for every JSON-RPC call sent
-	// (a metrics hook).
+	// (a metrics hook). It may be called from several goroutines.
 	Upstream func(chain, method string)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time

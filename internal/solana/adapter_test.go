@@ -463,3 +463,21 @@ func TestAssessDeadlineAfterVerdict(t *testing.T) {
 		t.Errorf("checklist = %+v: unknown must be false", got.Checklist)
 	}
 }
+
+func TestAssessNodeWithoutBatches(t *testing.T) {
+	srv := newServer(t)
+	addPumpHolders(t, srv)
+	srv.RejectBatches()
+	a := newAdapter(t, solana.Options{}, srv.URL())
+	got, err := a.Assess(context.Background(), request(t, pumpMint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Liquidity.Status != scan.Complete || got.Holder.Status != scan.Complete {
+		t.Errorf("liquidity %s, holders %s; want complete through single calls", got.Liquidity.Status, got.Holder.Status)
+	}
+	l := got.Liquidity.Evidence.(analysis.SolanaLiquidityEvidence)
+	if len(l.Pools) != 1 || l.Pools[0].TokenReserve == nil {
+		t.Errorf("pools = %+v", l.Pools)
+	}
+}

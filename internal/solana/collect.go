@@ -467,6 +467,7 @@ func (c *collector) buildPools(get func(PublicKey) (*Account, bool)) {
 			quoteDec = &d
 		}
 		pf := poolFacts(p.dex, p.address, p.state, c.mint, c.mintData.Decimals, quoteDec, q.Symbol)
+		pf.QuoteUSDStable, pf.QuoteWrapped = q.USDStable, q.Wrapped
 		tokenIsA := p.state.MintA == c.mint
 		tv, qv := p.state.VaultA, p.state.VaultB
 		towed, qowed := p.state.OwedA, p.state.OwedB

@@ -114,6 +114,14 @@ func CreateProgramAddress(seeds [][]byte, program PublicKey) (PublicKey, error) 
 // FindProgramAddress returns the program derived address of seeds and the
 // first bump, from 255 down, that puts it off the curve.
 func FindProgramAddress(seeds [][]byte, program PublicKey) (PublicKey, uint8, error) {
+	if len(seeds) > 15 {
+		return PublicKey{}, 0, fmt.Errorf("solana: %d seeds, at most 15 with the bump", len(seeds))
+	}
+	for _, s := range seeds {
+		if len(s) > 32 {
+			return PublicKey{}, 0, fmt.Errorf("solana: seed of %d bytes, at most 32", len(s))
+		}
+	}
 	for bump := 255; bump >= 0; bump-- {
 		withBump := append(append([][]byte{}, seeds...), []byte{byte(bump)})
 		k, err := CreateProgramAddress(withBump, program)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -135,6 +136,11 @@ func (c *Client) Batch(ctx context.Context, calls []*Call) error {
 				}
 			}
 			resps, err := c.post(ctx, u, body)
+			if err == nil && len(calls) > 1 && len(resps) == 1 && resps[0].Error != nil {
+				// A single error object for a batch: the node does not
+				// take batches. Send the calls one by one, in parallel.
+				return c.unbatched(ctx, calls)
+			}
 			if err == nil {
 				return c.deliver(calls, resps)
 			}
@@ -161,6 +167,30 @@ func (c *Client) Batch(ctx context.Context, calls []*Call) error {
 		}
 	}
 	return &UpstreamError{Err: lastErr}
+}
+
+// unbatched sends each call as its own request, concurrently, for nodes
+// that refuse batches. It fails only when every call failed upstream.
+func (c *Client) unbatched(ctx context.Context, calls []*Call) error {
+	errs := make([]error, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = c.Batch(ctx, []*Call{call})
+			if errs[i] != nil {
+				call.Err = errs[i]
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err == nil {
+			return nil
+		}
+	}
+	return errs[0]
 }
 
 // maxRetryAfter caps a server's Retry-After so one endpoint cannot stall a

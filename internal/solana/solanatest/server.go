@@ -63,6 +63,7 @@ type Server struct {
 	transactions map[string]Transaction
 	disabled     map[string]string
 	failNext     []int
+	noBatches    bool
 	latency      time.Duration
 	epoch        uint64
 	calls        map[string]int
@@ -209,6 +210,14 @@ func (s *Server) DisableMethod(method, message string) {
 	s.disabled[method] = message
 }
 
+// RejectBatches makes the server answer every batch with one JSON-RPC
+// error, as nodes that do not take batches do.
+func (s *Server) RejectBatches() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.noBatches = true
+}
+
 // Requests is the number of HTTP requests served.
 func (s *Server) Requests() int64 { return s.requests.Load() }
 
@@ -273,6 +282,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	body = bytes.TrimSpace(body)
+	s.mu.Lock()
+	noBatches := s.noBatches
+	s.mu.Unlock()
+	if len(body) > 0 && body[0] == '[' && noBatches {
+		_ = json.NewEncoder(w).Encode(response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &rpcErr{-32600, "batch requests are not supported"}})
+		return
+	}
 	if len(body) > 0 && body[0] == '[' {
 		var reqs []request
 		if err := json.Unmarshal(body, &reqs); err != nil {
