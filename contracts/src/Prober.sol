@@ -37,6 +37,14 @@ contract Prober {
         Measure m;
     }
 
+    /// @notice How to buy the victim some tokens from a V2 pool against the
+    /// wrapped native when no donor can give any (this address needs a
+    /// native balance, set by state override).
+    struct Funding {
+        address wrapped;
+        uint256 feeBps;
+    }
+
     bytes32 private constant MAGIC = keccak256("tokenrisk.prober.v1");
     // A slot no token layout uses (the victim may be a contract's address).
     bytes32 private constant HITS_SLOT = keccak256("tokenrisk.prober.hits");
@@ -50,10 +58,12 @@ contract Prober {
         address sink,
         address pool,
         address[] calldata donors,
+        Funding calldata funding,
         uint256 gasPerCall,
         bytes[] calldata calls
     ) external returns (address funder, Measure memory base, Outcome[] memory outs) {
         funder = _fund(token, victim, donors);
+        if (funder == address(0) && _buy(token, victim, pool, funding)) funder = pool;
         base = _isolatedMeasure(token, victim, sink, pool);
         outs = new Outcome[](calls.length);
         for (uint256 i = 0; i < calls.length; i++) {
@@ -147,6 +157,35 @@ contract Prober {
             if (ok && _balance(token, victim) > 0) return donors[i];
         }
         return address(0);
+    }
+
+    function _buy(address token, address victim, address pool, Funding calldata f) private returns (bool) {
+        if (pool == address(0) || f.wrapped == address(0) || f.feeBps >= 10000) return false;
+        (bool ok, bytes memory ret) = pool.staticcall(abi.encodeWithSignature("token0()"));
+        if (!ok || ret.length < 32) return false;
+        bool wrapped0 = abi.decode(ret, (address)) == f.wrapped;
+        if (!wrapped0 && abi.decode(ret, (address)) != token) return false;
+        (uint256 amountIn, uint256 out) = _quote(pool, wrapped0, f.feeBps);
+        if (out == 0 || address(this).balance < amountIn) return false;
+        (ok,) = f.wrapped.call{value: amountIn}(abi.encodeWithSignature("deposit()"));
+        if (!ok || !_transfer(f.wrapped, pool, amountIn)) return false;
+        (ok,) = pool.call{gas: 2_000_000}(
+            abi.encodeWithSignature("swap(uint256,uint256,address,bytes)", wrapped0 ? 0 : out, wrapped0 ? out : 0, victim, "")
+        );
+        return ok && _balance(token, victim) > 0;
+    }
+
+    /// @dev A buy of 0.3% of the pool's wrapped reserve and 99% of what the
+    /// constant-product formula gives for it.
+    function _quote(address pool, bool wrapped0, uint256 feeBps) private view returns (uint256 amountIn, uint256 out) {
+        (bool ok, bytes memory ret) = pool.staticcall(abi.encodeWithSignature("getReserves()"));
+        if (!ok || ret.length < 64) return (0, 0);
+        (uint256 r0, uint256 r1) = abi.decode(ret, (uint256, uint256));
+        (uint256 rIn, uint256 rOut) = wrapped0 ? (r0, r1) : (r1, r0);
+        amountIn = (rIn * 30) / 10000;
+        if (amountIn == 0 || rOut == 0) return (0, 0);
+        uint256 inWithFee = amountIn * (10000 - feeBps);
+        out = (((inWithFee * rOut) / (rIn * 10000 + inWithFee)) * 99) / 100;
     }
 
     /// @notice Transfers `amount` of `token` from this address (used on the

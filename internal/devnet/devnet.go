@@ -13,6 +13,7 @@ import (
 	"math/big"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -131,11 +132,30 @@ func Start(ctx context.Context, opts Options) (*Devnet, error) {
 	return d, nil
 }
 
-// listenAddr splits addr, picking a free loopback port when addr is "" or
+// listenAddr parses addr, picking a free loopback port when addr is "" or
 // its port is 0.
 func listenAddr(addr string) (string, int, error) {
+	host, port, err := parseRPCAddr(addr)
+	if err != nil || port != 0 {
+		return host, port, err
+	}
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return "", 0, fmt.Errorf("devnet: pick a free port: %w", err)
+	}
+	port = l.Addr().(*net.TCPAddr).Port
+	if err := l.Close(); err != nil {
+		return "", 0, fmt.Errorf("devnet: pick a free port: %w", err)
+	}
+	return host, port, nil
+}
+
+// parseRPCAddr splits a host:port listen address; "" means 127.0.0.1:0
+// and an empty host means 127.0.0.1 (the devnet never listens publicly
+// unless told to).
+func parseRPCAddr(addr string) (string, int, error) {
 	if addr == "" {
-		addr = "127.0.0.1:0"
+		return "127.0.0.1", 0, nil
 	}
 	host, portStr, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -144,21 +164,11 @@ func listenAddr(addr string) (string, int, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	port, err := strconv.Atoi(portStr)
-	if err != nil || port < 0 || port > 65535 {
+	port, err := strconv.ParseUint(portStr, 10, 16)
+	if err != nil {
 		return "", 0, fmt.Errorf("devnet: rpc address %q: bad port", addr)
 	}
-	if port == 0 {
-		l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-		if err != nil {
-			return "", 0, fmt.Errorf("devnet: pick a free port: %w", err)
-		}
-		port = l.Addr().(*net.TCPAddr).Port
-		if err := l.Close(); err != nil {
-			return "", 0, fmt.Errorf("devnet: pick a free port: %w", err)
-		}
-	}
-	return host, port, nil
+	return host, int(port), nil
 }
 
 // newBackend builds the simulated chain. The dev genesis enables the
@@ -224,7 +234,11 @@ func (h *hexUint) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("devnet: quantity %s: %w", b, err)
 	}
-	v, err := strconv.ParseUint(s, 0, 64)
+	digits, ok := strings.CutPrefix(s, "0x")
+	if !ok {
+		return fmt.Errorf("devnet: quantity %s: no 0x prefix", b)
+	}
+	v, err := strconv.ParseUint(digits, 16, 64)
 	if err != nil {
 		return fmt.Errorf("devnet: quantity %s: %w", b, err)
 	}
