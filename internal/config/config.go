@@ -118,7 +118,7 @@ var options = []Option{
 		bind: str(func(c *Config) *string { return &c.PlansFile })},
 	{Flag: "devnet", Env: "TOKENRISK_DEVNET", Default: "false", Usage: "run the in-process EVM dev chain as chain \"devnet\" (other chains only where TOKENRISK_RPC_<CHAIN> is set)", Commands: []string{CmdServe, CmdScan},
 		bind: boolean(func(c *Config) *bool { return &c.Devnet })},
-	{Flag: "devnet-manifest", Env: "TOKENRISK_DEVNET_MANIFEST", Usage: "write the devnet manifest (JSON) to this file", Commands: []string{CmdServe},
+	{Flag: "devnet-manifest", Env: "TOKENRISK_DEVNET_MANIFEST", Usage: "devnet manifest (JSON): written here when the devnet starts in process, read from here with TOKENRISK_RPC_DEVNET", Commands: []string{CmdServe, CmdScan},
 		bind: str(func(c *Config) *string { return &c.DevnetManifest })},
 	{Flag: "manifest", Env: "TOKENRISK_DEVNET_MANIFEST", Usage: "write the devnet manifest (JSON) to this file", Commands: []string{CmdDevnet},
 		bind: str(func(c *Config) *string { return &c.DevnetManifest })},

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tokenrisk/tokenrisk/internal/config"
+)
+
+// runCmd runs the program in process and returns its stdout.
+func runCmd(t *testing.T, env map[string]string, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut)
+	return out.String(), err
+}
+
+func TestKeysCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "k.db")
+	out, err := runCmd(t, nil, "keys", "create", "--plan", "pro", "--name", "my bot", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^trk_[1-9A-HJ-NP-Za-km-z]{40,50}\n$`).MatchString(out) {
+		t.Fatalf("keys create printed %q, want the key alone on one line", out)
+	}
+	secret := strings.TrimSpace(out)
+	// The variable works as well as the flag.
+	if _, err := runCmd(t, map[string]string{"TOKENRISK_DB": db}, "keys", "create", "--plan", "free"); err != nil {
+		t.Fatal(err)
+	}
+	list, err := runCmd(t, nil, "keys", "list", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(list, secret) || !strings.Contains(list, secret[:12]) || !strings.Contains(list, "my bot") {
+		t.Fatalf("keys list must show the prefix, never the secret:\n%s", list)
+	}
+	id := regexp.MustCompile(`key_[0-9A-Z]{26}`).FindString(list)
+	if _, err := runCmd(t, nil, "keys", "revoke", id, "--db", db); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = runCmd(t, nil, "keys", "list", "--db", db)
+	if !regexp.MustCompile(id + `.*\d{4}-\d\d-\d\dT`).MatchString(strings.Split(list, "\n")[1]) {
+		t.Errorf("revoked key not marked:\n%s", list)
+	}
+	if _, err := runCmd(t, nil, "keys", "revoke", "key_nope", "--db", db); err == nil {
+		t.Error("revoking an unknown key succeeded")
+	}
+	if _, err := runCmd(t, nil, "keys", "create", "--plan", "gold", "--db", db); err == nil || !strings.Contains(err.Error(), "gold") {
+		t.Errorf("unknown plan: %v", err)
+	}
+	if out, err := runCmd(t, nil, "migrate", "--db", db); err != nil || !strings.Contains(out, "migrated") {
+		t.Errorf("migrate: %q %v", out, err)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{}, {"frobnicate"}, {"keys"}, {"keys", "rotate"}, {"scan"}, {"serve", "--addr"}} {
+		if _, err := runCmd(t, nil, args...); err == nil {
+			t.Errorf("run %q succeeded", args)
+		}
+	}
+	if _, err := runCmd(t, nil, "serve", "-h"); err != nil {
+		t.Errorf("serve -h: %v", err)
+	}
+}
+
+// TestREADMEDocumentsEveryOption keeps the README's configuration table
+// true to the code.
+func TestREADMEDocumentsEveryOption(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, o := range config.Options() {
+		if !strings.Contains(readme, "`--"+o.Flag+"`") || !strings.Contains(readme, "`"+o.Env+"`") {
+			t.Errorf("README lacks --%s / %s", o.Flag, o.Env)
+		}
+	}
+}
