@@ -282,32 +282,9 @@ func (d *Devnet) Key(addr common.Address) (*ecdsa.PrivateKey, bool) {
 	return k, ok
 }
 
-// Chain is the devnet in the chain-registry format every chain uses: its
-// V2 DEX, WETH and USDC quote tokens, the locker and burn addresses. It
-// has no Multicall3, so the engine injects its lens by state override.
-func (d *Devnet) Chain() chains.Chain {
-	m := d.manifest
-	return chains.Chain{
-		Key:     ChainKey,
-		Kind:    chains.EVM,
-		ChainID: m.ChainID,
-		Native:  "ETH",
-		RPC:     []string{d.rpcURL},
-		DEXes: []chains.DEX{
-			{Name: "devnet_v2", Kind: "v2", Factory: m.Factory, FeeBps: 30},
-		},
-		QuoteTokens: []chains.QuoteToken{
-			{Symbol: "WETH", Address: m.WETH, Decimals: 18, Wrapped: true},
-			{Symbol: "USDC", Address: m.USDC, Decimals: 6, USDStable: true},
-		},
-		Lockers:       []chains.NamedAddress{{Name: "Devnet LP Locker", Address: m.Locker}},
-		BurnAddresses: []string{common.Address{}.Hex(), deadAddress.Hex()},
-		Trusted: []chains.NamedAddress{
-			{Name: "Wrapped Ether", Address: m.WETH},
-			{Name: "USD Coin", Address: m.USDC},
-		},
-	}
-}
+// Chain is the devnet in the chain-registry format every chain uses (see
+// Manifest.Chain), reached at RPCURL.
+func (d *Devnet) Chain() chains.Chain { return d.manifest.Chain(d.rpcURL) }
 
 // Close stops the committer, the RPC server and the chain.
 func (d *Devnet) Close() error {

@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tokenrisk/tokenrisk/internal/chains"
 )
 
 // Manifest lists what the devnet deployed: the AMM and every zoo token
@@ -40,6 +44,34 @@ type ManifestToken struct {
 	Decimals int `json:"decimals"`
 	// Behaviour says in one sentence what the token does.
 	Behaviour string `json:"behaviour"`
+}
+
+// Chain describes the devnet of this manifest, reached at rpcURL, in the
+// chain-registry format every chain uses: its V2 DEX (0.3% fee), WETH and
+// USDC quote tokens, the LP locker, the burn addresses, WETH and USDC as
+// trusted tokens. It names no Multicall3, so the engine injects its lens
+// by state override.
+func (m Manifest) Chain(rpcURL string) chains.Chain {
+	return chains.Chain{
+		Key:     ChainKey,
+		Kind:    chains.EVM,
+		ChainID: m.ChainID,
+		Native:  "ETH",
+		RPC:     []string{rpcURL},
+		DEXes: []chains.DEX{
+			{Name: "devnet_v2", Kind: "v2", Factory: m.Factory, FeeBps: 30},
+		},
+		QuoteTokens: []chains.QuoteToken{
+			{Symbol: "WETH", Address: m.WETH, Decimals: 18, Wrapped: true},
+			{Symbol: "USDC", Address: m.USDC, Decimals: 6, USDStable: true},
+		},
+		Lockers:       []chains.NamedAddress{{Name: "Devnet LP Locker", Address: m.Locker}},
+		BurnAddresses: []string{common.Address{}.Hex(), deadAddress.Hex()},
+		Trusted: []chains.NamedAddress{
+			{Name: "Wrapped Ether", Address: m.WETH},
+			{Name: "USD Coin", Address: m.USDC},
+		},
+	}
 }
 
 // Token returns the token of kind.

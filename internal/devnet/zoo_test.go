@@ -3,6 +3,7 @@ package devnet
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math/big"
 	"testing"
 	"time"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tokenrisk/tokenrisk/internal/chains"
 )
 
 // wantKinds is the zoo as issue 3 names it.
@@ -78,6 +81,18 @@ func TestChainConfig(t *testing.T) {
 	}
 	if !stable {
 		t.Errorf("quote tokens %+v lack USDC as a 6-decimals stable", c.QuoteTokens)
+	}
+	// The same format as every other chain: a chains file holding it parses.
+	data, err := json.Marshal(chains.File{Chains: []chains.Chain{c}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := chains.Parse(data)
+	if err != nil {
+		t.Fatalf("chains.Parse of the devnet chain: %v", err)
+	}
+	if got, ok := reg.Get("devnet"); !ok || got.DEXes[0].Factory != m.Factory {
+		t.Errorf("registry round trip lost the devnet: %+v", got)
 	}
 }
 
