@@ -115,6 +115,7 @@ type chainConfig struct {
 	metadataProgram *PublicKey
 	pumpProgram     *PublicKey
 	dexes           []dexConfig
+	unknownDEXes    []string
 	quotes          map[PublicKey]chains.QuoteToken
 	wsol, usdc      *PublicKey
 	burns           []string
@@ -154,7 +155,8 @@ func newChainConfig(c chains.Chain) (*chainConfig, error) {
 		}
 		kind, ok := poolKinds[d.Kind]
 		if !ok {
-			return nil, fmt.Errorf("dex %s: unknown kind %q", d.Name, d.Kind)
+			cfg.unknownDEXes = append(cfg.unknownDEXes, d.Name)
+			continue
 		}
 		cfg.dexes = append(cfg.dexes, dexConfig{name: d.Name, kind: kind, program: prog})
 	}

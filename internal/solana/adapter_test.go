@@ -409,7 +409,7 @@ func TestAssessUpstreamHook(t *testing.T) {
 	if _, err := a.Assess(context.Background(), request(t, pumpMint)); err != nil {
 		t.Fatal(err)
 	}
-	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 7, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
+	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 9, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
 		if counts[method] != want {
 			t.Errorf("%s counted %d times, want %d", method, counts[method], want)
 		}

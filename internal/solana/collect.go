@@ -59,6 +59,9 @@ func (c *collector) collect(ctx context.Context) (*analysis.SolanaFacts, error) 
 	if t, ok := c.cfg.chain.IsTrusted(c.mint.String()); ok {
 		c.facts.Trusted = t.Name
 	}
+	for _, name := range c.cfg.unknownDEXes {
+		c.facts.Warnings.Liquidity = append(c.facts.Warnings.Liquidity, "liquidity: DEX "+name+" has a kind this engine cannot read; not searched")
+	}
 	if err := c.roundTrip1(ctx); err != nil {
 		return nil, err
 	}
@@ -202,7 +205,11 @@ func (c *collector) roundTrip2(ctx context.Context) {
 		for _, d := range c.cfg.dexes {
 			for _, off := range d.kind.mintOffsets {
 				q := &poolQuery{dex: d, mintOff: off}
-				q.call = programAccountsCall(d.program, d.kind.size, []memcmp{{off, c.mint}}, &q.out)
+				cmps := []memcmp{{off, c.mint[:]}}
+				if d.kind.disc != nil {
+					cmps = append([]memcmp{{0, d.kind.disc}}, cmps...)
+				}
+				q.call = programAccountsCall(d.program, d.kind.size, cmps, &q.out)
 				queries = append(queries, q)
 				calls = append(calls, q.call)
 			}
@@ -213,7 +220,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	var price *poolQuery
 	if wp, ok := c.cfg.whirlpool(); ok && c.cfg.wsol != nil && c.cfg.usdc != nil && f.Trusted == "" {
 		price = &poolQuery{dex: wp}
-		price.call = programAccountsCall(wp.program, whirlpoolSize, []memcmp{{101, *c.cfg.wsol}, {181, *c.cfg.usdc}}, &price.out)
+		price.call = programAccountsCall(wp.program, whirlpoolSize, []memcmp{{101, c.cfg.wsol[:]}, {181, c.cfg.usdc[:]}}, &price.out)
 		calls = append(calls, price.call)
 	}
 	largest := &Call{Method: "getTokenLargestAccounts", Params: []any{c.mint.String()}, Result: &largestAccountsResult{}}
@@ -262,7 +269,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 			f.Liquidity.Searched = append(f.Liquidity.Searched, d.name)
 		}
 	}
-	f.Liquidity.SearchComplete = len(failed) == 0 && f.Trusted == "" && len(c.cfg.dexes) > 0
+	f.Liquidity.SearchComplete = len(failed) == 0 && f.Trusted == "" && len(c.cfg.dexes) > 0 && len(c.cfg.unknownDEXes) == 0
 	if len(c.pools) > maxPools {
 		f.Liquidity.SearchComplete = false
 		f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %d pools found; only the first %d are valued", len(c.pools), maxPools))

@@ -11,7 +11,8 @@
 //     → token_not_found; not owned by SPL Token / Token-2022 or not a mint
 //     → not_a_token; authorities, extensions and metadata decoded.
 //  2. getProgramAccounts for each configured DEX and each mint position
-//     (dataSize + memcmp), the wSOL/USDC Whirlpools for the SOL price,
+//     (dataSize + memcmp; PumpSwap, whose pool size changed over upgrades,
+//     by discriminator + memcmp), the wSOL/USDC Whirlpools for the SOL price,
 //     getTokenLargestAccounts and getSignaturesForAddress.
 //  3. getMultipleAccounts [pool vaults, LP mints, largest token accounts,
 //     creator candidates] + getTransaction of the mint's oldest signature.

@@ -89,6 +89,7 @@ func FuzzDecodePools(f *testing.F) {
 		_, _ = solana.DecodeRaydiumAMMv4(data)
 		_, _ = solana.DecodeRaydiumCPMM(data)
 		_, _ = solana.DecodeWhirlpool(data)
+		_, _ = solana.DecodePumpSwapPool(data)
 		_, _ = solana.DecodeBondingCurve(data, addr)
 	})
 }

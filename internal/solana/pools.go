@@ -21,18 +21,24 @@ const (
 	bondingCurveCreatorSize = 81 // + creator
 )
 
-// poolKind describes one DEX layout: its size and where its two mints sit.
+// poolKind describes one DEX layout: how its pool accounts are told apart
+// (a fixed size, or an Anchor discriminator when the size has changed
+// over upgrades) and where its two mints sit.
 type poolKind struct {
 	size        int
+	disc        []byte
 	mintOffsets [2]int
 	decode      func(data []byte) (*PoolState, error)
 }
 
 // poolKinds maps a chains.json DEX kind to its layout.
 var poolKinds = map[string]poolKind{
-	"raydium_amm_v4": {raydiumAMMv4Size, [2]int{400, 432}, DecodeRaydiumAMMv4},
-	"raydium_cpmm":   {raydiumCPMMSize, [2]int{168, 200}, DecodeRaydiumCPMM},
-	"orca_whirlpool": {whirlpoolSize, [2]int{101, 181}, DecodeWhirlpool},
+	"raydium_amm_v4": {size: raydiumAMMv4Size, mintOffsets: [2]int{400, 432}, decode: DecodeRaydiumAMMv4},
+	"raydium_cpmm":   {size: raydiumCPMMSize, mintOffsets: [2]int{168, 200}, decode: DecodeRaydiumCPMM},
+	"orca_whirlpool": {size: whirlpoolSize, mintOffsets: [2]int{101, 181}, decode: DecodeWhirlpool},
+	// PumpSwap pools grew from 211 to 243 and 300 bytes: matched by
+	// discriminator, not size.
+	"pumpswap": {disc: discPumpSwapPool[:], mintOffsets: [2]int{43, 75}, decode: DecodePumpSwapPool},
 }
 
 // anchorDiscriminator is the first 8 bytes of sha256("account:<Name>").
@@ -48,6 +54,7 @@ var (
 	discCPMMPool     = anchorDiscriminator("PoolState")
 	discWhirlpool    = anchorDiscriminator("Whirlpool")
 	discBondingCurve = anchorDiscriminator("BondingCurve")
+	discPumpSwapPool = anchorDiscriminator("Pool")
 )
 
 // PoolState is the part of a pool account a scan needs, whatever its DEX.
@@ -163,6 +170,30 @@ func DecodeWhirlpool(data []byte) (*PoolState, error) {
 		VaultA:       PublicKey(data[133:165]),
 		MintB:        PublicKey(data[181:213]),
 		VaultB:       PublicKey(data[213:245]),
+	}, nil
+}
+
+// pumpSwapMinSize is the first PumpSwap Pool layout: through lp_supply.
+const pumpSwapMinSize = 211
+
+// DecodePumpSwapPool decodes a PumpSwap (pump.fun AMM) Pool: bump, index,
+// creator, base and quote mints, LP mint, base and quote vaults,
+// lp_supply.
+func DecodePumpSwapPool(data []byte) (*PoolState, error) {
+	if len(data) < pumpSwapMinSize {
+		return nil, fmt.Errorf("solana: pumpswap pool: %d bytes, want at least %d", len(data), pumpSwapMinSize)
+	}
+	if err := checkDisc(data, discPumpSwapPool, "pumpswap pool"); err != nil {
+		return nil, err
+	}
+	lp := PublicKey(data[107:139])
+	return &PoolState{
+		MintA:    PublicKey(data[43:75]),
+		MintB:    PublicKey(data[75:107]),
+		LPMint:   &lp,
+		VaultA:   PublicKey(data[139:171]),
+		VaultB:   PublicKey(data[171:203]),
+		LPIssued: binary.LittleEndian.Uint64(data[203:]),
 	}, nil
 }
 

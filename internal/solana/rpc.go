@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mr-tron/base58"
 )
 
 // maxResponseBytes bounds one upstream response body (getProgramAccounts
@@ -379,18 +381,21 @@ type programAccount struct {
 	Account wireAccount `json:"account"`
 }
 
-// memcmp is a getProgramAccounts filter: key's bytes at offset.
+// memcmp is a getProgramAccounts filter: bytes at offset.
 type memcmp struct {
 	offset int
-	key    PublicKey
+	bytes  []byte
 }
 
-// programAccountsCall asks for the accounts of program with dataSize and
-// memcmp filters (bytes base58-encoded).
+// programAccountsCall asks for the accounts of program with a dataSize
+// filter (when size > 0) and memcmp filters (bytes base58-encoded).
 func programAccountsCall(program PublicKey, size int, cmps []memcmp, out *[]programAccount) *Call {
-	filters := []any{map[string]any{"dataSize": size}}
+	var filters []any
+	if size > 0 {
+		filters = append(filters, map[string]any{"dataSize": size})
+	}
 	for _, m := range cmps {
-		filters = append(filters, map[string]any{"memcmp": map[string]any{"offset": m.offset, "bytes": m.key.String()}})
+		filters = append(filters, map[string]any{"memcmp": map[string]any{"offset": m.offset, "bytes": base58.Encode(m.bytes)}})
 	}
 	return &Call{
 		Method: "getProgramAccounts",

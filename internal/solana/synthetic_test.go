@@ -2,6 +2,7 @@ package solana_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"testing"
 
@@ -143,4 +144,57 @@ func TestAssessActiveBondingCurve(t *testing.T) {
 	if strPtr(d.Creator) != "D71wPQpF1Vw2wXSCHevtQMLmwq3ES7TW7pR2LUdchyPt" {
 		t.Errorf("creator = %s", strPtr(d.Creator))
 	}
+}
+
+func TestAssessPumpSwapPool(t *testing.T) {
+	srv := newServer(t)
+	pool := syntheticKey("pumpswap-pool")
+	baseVault, quoteVault, lpMint := syntheticKey("ps-base"), syntheticKey("ps-quote"), syntheticKey("ps-lp")
+	// A 300-byte Pool (the size after the coin-creator upgrade): found by
+	// discriminator and base mint, not by size.
+	data := make([]byte, 300)
+	copy(data, anchorDisc("Pool"))
+	putKey(data, 43, mayhemMint)
+	putKey(data, 75, wsolMint)
+	putKey(data, 107, lpMint)
+	putKey(data, 139, baseVault)
+	putKey(data, 171, quoteVault)
+	binary.LittleEndian.PutUint64(data[203:], 4_000_000_000_000) // lp_supply
+	srv.SetAccount(pool, solanatest.Account{Lamports: 3_000_000, Owner: "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA", Data: data})
+	if err := srv.AddTokenAccount(baseVault, mayhemMint, pool, 200_000_000_000_000, solanatest.Token2022Program); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.AddTokenAccount(quoteVault, wsolMint, pool, 85_000_000_000, solanatest.TokenProgram); err != nil {
+		t.Fatal(err)
+	}
+	// Every LP token burned at migration.
+	srv.SetAccount(lpMint, solanatest.Account{Lamports: 1461600, Owner: solanatest.Token2022Program, Data: syntheticMint(0, 9)})
+
+	a := newAdapter(t, solana.Options{}, srv.URL())
+	got, err := a.Assess(context.Background(), request(t, mayhemMint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := got.Liquidity.Evidence.(analysis.SolanaLiquidityEvidence)
+	if len(l.Pools) != 1 || l.Pools[0].DEX != "pumpswap" {
+		t.Fatalf("pools = %+v", l.Pools)
+	}
+	p := l.Pools[0]
+	if *p.TokenReserve != 200_000_000_000_000 || *p.QuoteReserve != 85_000_000_000 || p.LPBurnedPct == nil || *p.LPBurnedPct != 100 {
+		t.Errorf("pool = reserves %d/%d, LP burned %v", *p.TokenReserve, *p.QuoteReserve, p.LPBurnedPct)
+	}
+	// 85 SOL a side at ~40.36 USD.
+	if p.LiquidityUSD == nil || *p.LiquidityUSD < 6850 || *p.LiquidityUSD > 6870 {
+		t.Errorf("liquidity = %v USD", p.LiquidityUSD)
+	}
+	if !hasFlag(got.Liquidity.Flags, risk.LowLiquidity) || hasFlag(got.Liquidity.Flags, risk.NoLiquidity) || !got.Checklist.LiquidityLocked {
+		t.Errorf("flags %+v, checklist %+v", got.Liquidity.Flags, got.Checklist)
+	}
+}
+
+// anchorDisc is sha256("account:<name>")[:8], written out here so the test
+// does not share the code under test.
+func anchorDisc(name string) []byte {
+	h := sha256.Sum256([]byte("account:" + name))
+	return h[:8]
 }
