@@ -263,11 +263,12 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	// Hidden owner: a power proven from an address other than the live
 	// owner, or ownership reclaimed.
 	var hidden string
-	for _, n := range order {
-		c := caps[n]
-		if c.Proven != nil && *c.Proven && c.Caller != "" && !strings.EqualFold(c.Caller, f.Owner) {
-			hidden = c.Caller
-			break
+	if f.Probe != nil {
+		for _, c := range f.Probe.Capabilities {
+			if c.Proven != nil && *c.Proven && c.Caller != "" && !strings.EqualFold(c.Caller, f.Owner) {
+				hidden = c.Caller
+				break
+			}
 		}
 	}
 	reclaim := caps[EVMCapOwnershipReclaim]

@@ -1,0 +1,191 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+)
+
+func evmBoolPtr(b bool) *bool { return &b }
+
+const (
+	evmTestOwner  = "0x00000000000000000000000000000000000A11CE"
+	evmTestHidden = "0x000000000000000000000000000000000000B0B0"
+)
+
+// evmBaseContract is a verified token with analysed code, probes run and
+// ownership renounced: no flag at all.
+func evmBaseContract() *EVMContractFacts {
+	return &EVMContractFacts{
+		Verified: evmBoolPtr(true), OwnerKnown: true, OwnerGetter: true,
+		Code:  &EVMCodeFacts{Size: 2000, Selectors: 10},
+		Probe: &EVMProbeFacts{Funded: true},
+	}
+}
+
+func evmContractWith(mod func(f *EVMContractFacts)) *EVMContractFacts {
+	f := evmBaseContract()
+	mod(f)
+	return f
+}
+
+func TestAnalyseEVMContractFlags(t *testing.T) {
+	proven := func(name, caller string) EVMCapability {
+		return EVMCapability{Name: name, Proven: evmBoolPtr(true), Evidence: "probe", Caller: caller}
+	}
+	candidate := func(name string) EVMCapability { return EVMCapability{Name: name, Evidence: "sig()"} }
+	owned := func(f *EVMContractFacts) { f.Owner = evmTestOwner }
+	tests := []struct {
+		name   string
+		facts  *EVMContractFacts
+		want   []string
+		absent []string
+		status scan.Status
+	}{
+		{name: "clean renounced token", facts: evmBaseContract(), absent: []string{risk.OwnerNotRenounced, risk.NotVerified, risk.OwnerCanMint}, status: scan.Complete},
+		{name: "not verified", facts: evmContractWith(func(f *EVMContractFacts) { f.Verified = evmBoolPtr(false) }), want: []string{risk.NotVerified}},
+		{name: "verification unknown is a warning, not a flag", facts: evmContractWith(func(f *EVMContractFacts) { f.Verified = nil }), absent: []string{risk.NotVerified}, status: scan.Partial},
+		{name: "live owner", facts: evmContractWith(owned), want: []string{risk.OwnerNotRenounced}},
+		{name: "proven mint", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Probe.Capabilities = []EVMCapability{proven(EVMCapMint, evmTestOwner)}
+		}), want: []string{risk.OwnerCanMint}, absent: []string{risk.HiddenOwner}},
+		{name: "mint in code with a live owner, unproven", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.Candidates = []EVMCapability{candidate(EVMCapMint)}
+		}), want: []string{risk.OwnerCanMint}},
+		{name: "mint in code but the owner's call reverted", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.Candidates = []EVMCapability{candidate(EVMCapMint)}
+			f.Probe.Capabilities = []EVMCapability{{Name: EVMCapMint, Proven: evmBoolPtr(false), Caller: evmTestOwner}}
+		}), absent: []string{risk.OwnerCanMint}},
+		{name: "mint in code, ownership renounced", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.Code.Candidates = []EVMCapability{candidate(EVMCapMint)}
+		}), absent: []string{risk.OwnerCanMint}},
+		{name: "blacklist, pause, fees, balance, limit, switch", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			for _, n := range []string{EVMCapBlacklist, EVMCapPause, EVMCapFeeChange, EVMCapBalanceChange, EVMCapLimitTx, EVMCapTradingSwitch} {
+				f.Probe.Capabilities = append(f.Probe.Capabilities, proven(n, evmTestOwner))
+			}
+		}), want: []string{risk.OwnerCanBlacklist, risk.OwnerCanPause, risk.OwnerCanChangeFees, risk.OwnerCanChangeBalance, risk.OwnerCanLimitTx, risk.TradingSwitch}},
+		{name: "power proven from a stored address while renounced", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.Probe.Capabilities = []EVMCapability{proven(EVMCapFeeChange, evmTestHidden)}
+		}), want: []string{risk.HiddenOwner, risk.OwnerCanChangeFees}},
+		{name: "reclaim function in code while renounced", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.Code.Candidates = []EVMCapability{candidate(EVMCapOwnershipReclaim)}
+		}), want: []string{risk.HiddenOwner}},
+		{name: "selfdestruct", facts: evmContractWith(func(f *EVMContractFacts) { f.Code.Selfdestruct = true }), want: []string{risk.Selfdestruct}},
+		{name: "proven external target", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Probe.Capabilities = []EVMCapability{proven(EVMCapExternalTarget, evmTestOwner)}
+		}), want: []string{risk.ExternalCall}},
+		{name: "target setter in code without a storage call", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.Candidates = []EVMCapability{candidate(EVMCapExternalTarget)}
+		}), absent: []string{risk.ExternalCall}},
+		{name: "upgradeable proxy", facts: evmContractWith(func(f *EVMContractFacts) {
+			a := evmTestOwner
+			f.Proxy = &EVMProxy{Kind: "eip1967", Implementation: evmTestHidden, Admin: &a, Upgradeable: true}
+		}), want: []string{risk.ProxyUpgradeable}},
+		{name: "clone is not upgradeable", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.Proxy = &EVMProxy{Kind: "eip1167", Implementation: evmTestHidden}
+		}), absent: []string{risk.ProxyUpgradeable}},
+		{name: "observed cooldown", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.Simulation = &EVMSimulation{Cooldown: evmBoolPtr(true)}
+		}), want: []string{risk.TradingCooldown}},
+		{name: "non-standard and trusted", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.NonStandard = []string{"name() reverts"}
+			f.Trusted = "USD Coin"
+		}), want: []string{risk.NonStandardToken, risk.TrustedToken}},
+		{name: "no code analysed", facts: evmContractWith(func(f *EVMContractFacts) { f.Code = nil }), status: scan.Unavailable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sec, _, _ := AnalyseEVMContract(tt.facts)
+			for _, c := range tt.want {
+				if !evmHas(sec.Flags, c) {
+					t.Errorf("flag %s missing; got %v", c, evmCodes(sec))
+				}
+			}
+			for _, c := range tt.absent {
+				if evmHas(sec.Flags, c) {
+					t.Errorf("flag %s raised; got %v", c, evmCodes(sec))
+				}
+			}
+			if tt.status != "" && sec.Status != tt.status {
+				t.Errorf("status = %s, want %s", sec.Status, tt.status)
+			}
+			seen := map[string]bool{}
+			for _, f := range sec.Flags {
+				if seen[f.Code] {
+					t.Errorf("flag %s raised twice", f.Code)
+				}
+				seen[f.Code] = true
+			}
+		})
+	}
+}
+
+func TestAnalyseEVMContractChecklist(t *testing.T) {
+	tests := []struct {
+		name  string
+		facts *EVMContractFacts
+		want  EVMContractChecklist
+	}{
+		{"clean", evmBaseContract(), EVMContractChecklist{Verified: true, OwnershipRenounced: true, NoMint: true}},
+		{"owner unknown", evmContractWith(func(f *EVMContractFacts) { f.OwnerKnown = false }), EVMContractChecklist{Verified: true, NoMint: true}},
+		{"probes did not run: mint unknown", evmContractWith(func(f *EVMContractFacts) { f.Probe = nil }), EVMContractChecklist{Verified: true, OwnershipRenounced: true}},
+		{"hidden owner is not renounced", evmContractWith(func(f *EVMContractFacts) {
+			f.Probe.Capabilities = []EVMCapability{{Name: EVMCapOwnershipReclaim, Proven: evmBoolPtr(true), Caller: evmTestHidden}}
+		}), EVMContractChecklist{Verified: true, NoMint: true}},
+		{"balance change is not no_mint", evmContractWith(func(f *EVMContractFacts) {
+			f.Owner = evmTestOwner
+			f.Probe.Capabilities = []EVMCapability{{Name: EVMCapBalanceChange, Proven: evmBoolPtr(true), Caller: evmTestOwner}}
+		}), EVMContractChecklist{Verified: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, got, _ := AnalyseEVMContract(tt.facts)
+			if got != tt.want {
+				t.Errorf("checklist = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAnalyseEVMContractEvidenceNullsUnknowns(t *testing.T) {
+	sec, _, warnings := AnalyseEVMContract(&EVMContractFacts{Code: &EVMCodeFacts{}})
+	ev := sec.Evidence.(EVMContractEvidence)
+	if ev.Verified != nil || ev.Owner != nil || ev.OwnershipRenounced != nil {
+		t.Errorf("unknowns must be null: verified=%v owner=%v renounced=%v", ev.Verified, ev.Owner, ev.OwnershipRenounced)
+	}
+	if len(warnings) < 3 {
+		t.Errorf("warnings = %q, want verification, owner and probes named", warnings)
+	}
+}
+
+func evmHas(flags []risk.Flag, code string) bool {
+	for _, f := range flags {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+func TestAnalyseEVMContractHiddenBesideOwner(t *testing.T) {
+	f := evmBaseContract()
+	f.Owner = evmTestOwner
+	f.Probe.Capabilities = []EVMCapability{
+		{Name: EVMCapMint, Proven: evmBoolPtr(true), Caller: evmTestOwner, Evidence: "owner"},
+		{Name: EVMCapMint, Proven: evmBoolPtr(true), Caller: evmTestHidden, Evidence: "stored"},
+	}
+	sec, _, _ := AnalyseEVMContract(f)
+	if !evmHas(sec.Flags, risk.HiddenOwner) {
+		t.Errorf("HIDDEN_OWNER missing when a second address can mint; got %v", evmCodes(sec))
+	}
+	if ev := sec.Evidence.(EVMContractEvidence); ev.HiddenOwner == nil || *ev.HiddenOwner != evmTestHidden {
+		t.Errorf("hidden_owner = %v, want %s", ev.HiddenOwner, evmTestHidden)
+	}
+}
