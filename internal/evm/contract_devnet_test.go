@@ -152,3 +152,140 @@ func checkRange(t *testing.T, name string, got *float64, want *[2]float64) {
 		t.Errorf("%s = %v, want in [%v, %v]", name, fmtPtr(got), want[0], want[1])
 	}
 }
+
+// contractFacts collects, the way the adapter does, what the probes need:
+// the code (the implementation's for a proxy), owner(), stored addresses.
+type zooContract struct {
+	token  common.Address
+	pool   common.Address
+	code   CodeReport
+	proxy  *ProxyInfo
+	owner  *common.Address
+	stored []common.Address
+}
+
+func collectZooContract(t *testing.T, c *Client, tok devnet.ManifestToken) zooContract {
+	t.Helper()
+	ctx := context.Background()
+	z := zooContract{token: common.HexToAddress(tok.Address), pool: common.HexToAddress(tok.Pair)}
+	var code, owner hexutil.Bytes
+	elems := []rpc.BatchElem{
+		CodeElem(z.token, &code),
+		CallElem(CallMsg{To: z.token, Data: SelOwner.bytes(), Gas: 100_000}, nil, &owner),
+	}
+	slotElems, slots := ProxySlotCalls(z.token)
+	storeElems, stored := StorageCandidateCalls(z.token)
+	elems = append(append(elems, slotElems...), storeElems...)
+	if err := c.Batch(ctx, elems); err != nil {
+		t.Fatal(err)
+	}
+	if elems[0].Error != nil {
+		t.Fatal(elems[0].Error)
+	}
+	z.code = AnalyseCode(code)
+	if elems[1].Error == nil && len(owner) >= 32 {
+		if o := common.BytesToAddress(owner[:32]); !isBurn(o) {
+			z.owner = &o
+		}
+	}
+	ps, err := slots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	z.stored = stored()
+	if z.proxy = DetectProxy(z.code, ps); z.proxy != nil {
+		more, decode := ProxyDetailCalls(z.proxy)
+		if err := c.Batch(ctx, more); err != nil {
+			t.Fatal(err)
+		}
+		impl, err := decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		z.code = AnalyseCode(impl)
+	}
+	return z
+}
+
+func probeZoo(t *testing.T, kind string) (*analysis.EVMProbeFacts, zooContract) {
+	t.Helper()
+	dn, c := startContractNet(t)
+	tok := zooToken(t, dn, kind)
+	z := collectZooContract(t, c, tok)
+	creator := common.HexToAddress(tok.Creator)
+	elems, decode, err := ProbeCalls(ProbeRequest{
+		Token: z.token, Pool: z.pool, Code: z.code, Owner: z.owner, Stored: z.stored, Creator: &creator,
+		Donors: []common.Address{creator}, Exclude: []common.Address{common.HexToAddress(dn.Manifest().WETH)},
+		Wrapped: common.HexToAddress(dn.Manifest().WETH), FeeBps: 30,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(elems) > 0 {
+		if err := c.Batch(context.Background(), elems); err != nil {
+			t.Fatal(err)
+		}
+	}
+	facts, err := decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return facts, z
+}
+
+func TestProbesOnDevnetZoo(t *testing.T) {
+	tests := []struct {
+		kind string
+		// proven capabilities (any caller) and whether one must come from
+		// an address that is not the owner.
+		want       []string
+		notProven  []string
+		fromHidden bool
+	}{
+		{kind: "clean", notProven: []string{CapMint, CapBlacklist, CapPause, CapFeeChange, CapBalanceChange, CapLimitTx}},
+		{kind: "clean_owned", notProven: []string{CapMint, CapBlacklist, CapPause, CapFeeChange, CapBalanceChange, CapLimitTx}},
+		{kind: "mintable", want: []string{CapMint}},
+		{kind: "hidden_mint", want: []string{CapMint}},
+		{kind: "blacklist", want: []string{CapBlacklist}},
+		{kind: "pausable", want: []string{CapPause}},
+		{kind: "max_tx", want: []string{CapLimitTx}},
+		{kind: "fee_modifiable", want: []string{CapFeeChange}},
+		{kind: "balance_modifiable", want: []string{CapBalanceChange}},
+		{kind: "external_call", want: []string{CapExternalTarget}},
+		{kind: "trading_disabled", want: []string{CapTradingSwitch}},
+		{kind: "hidden_owner", want: []string{CapOwnershipReclaim, CapFeeChange}, fromHidden: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind, func(t *testing.T) {
+			facts, z := probeZoo(t, tt.kind)
+			t.Logf("%s: owner=%v stored=%v callers=%s", tt.kind, z.owner, z.stored, simString(facts.Callers))
+			proven := map[string]analysis.EVMCapability{}
+			for _, c := range facts.Capabilities {
+				t.Logf("  %s proven=%s caller=%s %s", c.Name, fmtPtr(c.Proven), c.Caller, c.Evidence)
+				if c.Proven != nil && *c.Proven {
+					if _, dup := proven[c.Name]; !dup || (z.owner == nil || c.Caller != z.owner.Hex()) {
+						proven[c.Name] = c
+					}
+				}
+			}
+			for _, w := range tt.want {
+				c, ok := proven[w]
+				if !ok {
+					t.Errorf("%s not proven", w)
+					continue
+				}
+				if tt.fromHidden && z.owner != nil && c.Caller == z.owner.Hex() {
+					t.Errorf("%s proven from the owner, want from a hidden caller", w)
+				}
+			}
+			for _, n := range tt.notProven {
+				if c, ok := proven[n]; ok {
+					t.Errorf("%s proven (%s), want not", n, c.Evidence)
+				}
+			}
+			if !facts.Funded {
+				t.Errorf("victim not funded")
+			}
+		})
+	}
+}
