@@ -236,3 +236,25 @@ func dexPct(part, total *big.Int) *float64 {
 	f = float64(int64(f)) / 100
 	return &f
 }
+
+// fundPool is the deepest V2-style pool of the pair (wrapped, quote) among
+// the lens's pricing pools, used to buy quote with the wrapped native.
+func (p *lensPlan) fundPool(res *LensResult, wrapped, quote common.Address) *common.Address {
+	var best *common.Address
+	depth := new(big.Int)
+	for _, lp := range res.Pools {
+		pair, ok := p.pricePairs[lp.Pair]
+		if !ok || lp.DEX >= len(p.chain.DEXes) || !dexFungibleLP(p.chain.DEXes[lp.DEX].Kind) || lp.Stable {
+			continue
+		}
+		if common.HexToAddress(pair[0].Address) != wrapped || common.HexToAddress(pair[1].Address) != quote {
+			continue
+		}
+		_, rq, _ := dexReserves(lp, wrapped)
+		if rq != nil && rq.Cmp(depth) > 0 {
+			a := lp.Address
+			best, depth = &a, rq
+		}
+	}
+	return best
+}

@@ -1,0 +1,292 @@
+package evm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/devnet"
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+)
+
+// adapterNet is one devnet shared by the adapter tests.
+var adapterNet = struct {
+	once sync.Once
+	dn   *devnet.Devnet
+	err  error
+}{}
+
+func startAdapterNet(t testing.TB) *devnet.Devnet {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("devnet tests are not short")
+	}
+	adapterNet.once.Do(func() {
+		adapterNet.dn, adapterNet.err = devnet.Start(context.Background(), devnet.Options{CommitInterval: -1})
+	})
+	if adapterNet.err != nil {
+		t.Fatalf("devnet: %v", adapterNet.err)
+	}
+	return adapterNet.dn
+}
+
+// devnetRegistry is a registry holding only ch.
+func devnetRegistry(t testing.TB, ch ...chains.Chain) *chains.Registry {
+	t.Helper()
+	reg, err := chains.Parse([]byte(`{"chains":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ch {
+		reg.Add(c)
+	}
+	return reg
+}
+
+func assess(t testing.TB, ad *Adapter, address string, plan ...string) (*scan.Report, error) {
+	t.Helper()
+	addr, err := chains.ParseAddress(address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan == nil {
+		plan = []string{devnet.ChainKey}
+	}
+	as, err := ad.Assess(context.Background(), scan.Request{Address: addr, Chains: plan})
+	if err != nil {
+		return nil, err
+	}
+	return scan.Build(risk.NewCatalogue(), addr, as), nil
+}
+
+// verdict is one expectation of issue 4 on a zoo kind.
+type verdict struct {
+	anyOf    []string // at least one of these flags
+	allOf    []string
+	noneOf   []string
+	minLevel risk.Level
+	maxLevel risk.Level
+	check    func(t *testing.T, r *scan.Report)
+}
+
+var levelRank = map[risk.Level]int{risk.Minimal: 0, risk.LevelLow: 1, risk.LevelMedium: 2, risk.LevelHigh: 3, risk.LevelCritical: 4}
+
+func simOf(t *testing.T, r *scan.Report) *analysis.EVMSimulation {
+	t.Helper()
+	ev, ok := r.LiquidityAnalysis.Evidence.(analysis.EVMLiquidityEvidence)
+	if !ok {
+		t.Fatalf("liquidity evidence is %T", r.LiquidityAnalysis.Evidence)
+	}
+	sim, _ := ev.Simulation.(*analysis.EVMSimulation)
+	if sim == nil {
+		t.Fatalf("no simulation in the report")
+	}
+	return sim
+}
+
+func near(t *testing.T, name string, got *float64, want, tol float64) {
+	t.Helper()
+	if got == nil || math.Abs(*got-want) > tol {
+		t.Errorf("%s = %v, want %v ± %v", name, fmtPtr(got), want, tol)
+	}
+}
+
+func noHighFlag(t *testing.T, r *scan.Report) {
+	t.Helper()
+	for _, f := range r.RiskFlags {
+		if f.Severity == risk.High || f.Severity == risk.Critical {
+			t.Errorf("unexpected %s flag %s (%s)", f.Severity, f.Code, f.Detail)
+		}
+	}
+}
+
+var zooVerdicts = map[string]verdict{
+	"clean": {maxLevel: risk.LevelLow, check: func(t *testing.T, r *scan.Report) {
+		noHighFlag(t, r)
+		s := simOf(t, r)
+		checkBool(t, "can_buy", s.CanBuy, refOf(true))
+		checkBool(t, "can_sell", s.CanSell, refOf(true))
+		near(t, "buy_tax", s.BuyTax, 0, 1)
+		near(t, "sell_tax", s.SellTax, 0, 1)
+		c := r.SafetyChecklist
+		if !c.NotHoneypot || !c.OwnershipRenounced || !c.LiquidityLocked || !c.NoMint {
+			t.Errorf("checklist = %+v, want not_honeypot, ownership_renounced, liquidity_locked, no_mint", c)
+		}
+	}},
+	"clean_owned":               {allOf: []string{risk.OwnerNotRenounced}, check: noHighFlag},
+	"honeypot_sell_blocked":     {allOf: []string{risk.HoneypotCannotSell}, minLevel: risk.LevelCritical, check: notHoneypotFalse},
+	"honeypot_blacklist_on_buy": {allOf: []string{risk.HoneypotCannotSell}, minLevel: risk.LevelCritical, check: notHoneypotFalse},
+	"tax_sell_high": {allOf: []string{risk.SellTaxHigh}, minLevel: risk.LevelHigh, check: func(t *testing.T, r *scan.Report) {
+		s := simOf(t, r)
+		near(t, "sell_tax", s.SellTax, 30, 2)
+		near(t, "buy_tax", s.BuyTax, 5, 1)
+	}},
+	"tax_extreme": {allOf: []string{risk.TaxExtreme}, minLevel: risk.LevelCritical},
+	"fee_on_transfer": {allOf: []string{risk.TransferTax}, check: func(t *testing.T, r *scan.Report) {
+		near(t, "transfer_tax", simOf(t, r).TransferTax, 5, 1)
+	}},
+	"fee_modifiable":     {allOf: []string{risk.OwnerCanChangeFees}, minLevel: risk.LevelMedium},
+	"mintable":           {allOf: []string{risk.OwnerCanMint}, minLevel: risk.LevelMedium},
+	"hidden_mint":        {anyOf: []string{risk.OwnerCanMint, risk.OwnerCanChangeBalance}, minLevel: risk.LevelMedium},
+	"blacklist":          {allOf: []string{risk.OwnerCanBlacklist}, minLevel: risk.LevelMedium},
+	"pausable":           {allOf: []string{risk.OwnerCanPause}, minLevel: risk.LevelMedium},
+	"max_tx":             {allOf: []string{risk.OwnerCanLimitTx}, minLevel: risk.LevelMedium},
+	"selfdestruct":       {allOf: []string{risk.Selfdestruct}, minLevel: risk.LevelMedium},
+	"hidden_owner":       {allOf: []string{risk.HiddenOwner}, minLevel: risk.LevelMedium},
+	"balance_modifiable": {allOf: []string{risk.OwnerCanChangeBalance}, minLevel: risk.LevelHigh},
+	"external_call":      {allOf: []string{risk.ExternalCall}, minLevel: risk.LevelMedium},
+	"proxy_upgradeable": {allOf: []string{risk.ProxyUpgradeable}, minLevel: risk.LevelMedium, check: func(t *testing.T, r *scan.Report) {
+		ev, _ := r.ContractAnalysis.Evidence.(analysis.EVMContractEvidence)
+		if ev.Proxy == nil || ev.Proxy.Implementation == "" || ev.Proxy.Implementation == "0x0000000000000000000000000000000000000000" {
+			t.Errorf("proxy = %+v, want the implementation address", ev.Proxy)
+		}
+	}},
+	"cooldown":         {allOf: []string{risk.TradingCooldown}, noneOf: []string{risk.HoneypotCannotSell}},
+	"trading_disabled": {anyOf: []string{risk.HoneypotCannotBuy, risk.TradingSwitch}, minLevel: risk.LevelHigh},
+	"lp_unlocked":      {allOf: []string{risk.LPNotLocked}},
+	"lp_locked": {noneOf: []string{risk.LPNotLocked}, check: func(t *testing.T, r *scan.Report) {
+		if !r.SafetyChecklist.LiquidityLocked {
+			t.Errorf("liquidity_locked = false")
+		}
+	}},
+	"concentrated": {anyOf: []string{risk.WhaleHolder, risk.Top10Concentrated}, check: func(t *testing.T, r *scan.Report) {
+		if r.SafetyChecklist.HealthyHolders {
+			t.Errorf("healthy_holders = true")
+		}
+	}},
+	"no_liquidity": {allOf: []string{risk.NoLiquidity}, noneOf: []string{risk.HoneypotCannotBuy, risk.HoneypotCannotSell}},
+	"weird_metadata": {check: func(t *testing.T, r *scan.Report) {
+		if len([]rune(r.TokenSymbol)) > MaxNameRunes || strings.ContainsRune(r.TokenSymbol, '\uFFFD') {
+			t.Errorf("symbol not sanitised: %q", r.TokenSymbol)
+		}
+	}},
+}
+
+func notHoneypotFalse(t *testing.T, r *scan.Report) {
+	t.Helper()
+	if r.SafetyChecklist.NotHoneypot {
+		t.Errorf("not_honeypot = true")
+	}
+}
+
+func TestAdapterOnDevnetZoo(t *testing.T) {
+	dn := startAdapterNet(t)
+	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{})
+	for _, tok := range dn.Manifest().Tokens {
+		if tok.Kind == "not_a_token" {
+			continue
+		}
+		v, ok := zooVerdicts[tok.Kind]
+		if !ok {
+			t.Errorf("no expectation for zoo kind %q", tok.Kind)
+			continue
+		}
+		t.Run(tok.Kind, func(t *testing.T) {
+			start := time.Now()
+			r, err := assess(t, ad, tok.Address)
+			if err != nil {
+				t.Fatalf("Assess: %v", err)
+			}
+			var codes []string
+			for _, f := range r.RiskFlags {
+				codes = append(codes, f.Code)
+			}
+			t.Logf("%s: level %s score %.1f flags %v (%v)", tok.Kind, r.RiskLevel, r.OverallRiskScore, codes, time.Since(start).Round(time.Millisecond))
+			for _, c := range v.allOf {
+				if !slices.Contains(codes, c) {
+					t.Errorf("missing %s", c)
+				}
+			}
+			if len(v.anyOf) > 0 && !slices.ContainsFunc(v.anyOf, func(c string) bool { return slices.Contains(codes, c) }) {
+				t.Errorf("none of %v raised", v.anyOf)
+			}
+			for _, c := range v.noneOf {
+				if slices.Contains(codes, c) {
+					t.Errorf("unexpected %s", c)
+				}
+			}
+			if v.minLevel != "" && levelRank[r.RiskLevel] < levelRank[v.minLevel] {
+				t.Errorf("level %s, want at least %s", r.RiskLevel, v.minLevel)
+			}
+			if v.maxLevel != "" && levelRank[r.RiskLevel] > levelRank[v.maxLevel] {
+				t.Errorf("level %s, want at most %s", r.RiskLevel, v.maxLevel)
+			}
+			if v.check != nil {
+				v.check(t, r)
+			}
+			if t.Failed() {
+				t.Logf("warnings: %q", r.Warnings)
+			}
+		})
+	}
+}
+
+func TestAdapterDetectionErrors(t *testing.T) {
+	dn := startAdapterNet(t)
+	m := dn.Manifest()
+	nat, _ := m.Token("not_a_token")
+	clean, _ := m.Token("clean")
+	down := chains.Chain{Key: "downchain", Kind: chains.EVM, ChainID: 99, RPC: []string{"http://127.0.0.1:1"}}
+	other := dn.Chain()
+	other.Key = "mirror" // the same node under a second name: the token is "on both"
+	tests := []struct {
+		name     string
+		chains   []chains.Chain
+		address  string
+		plan     []string
+		wantCode fault.Code
+		check    func(t *testing.T, r *scan.Report)
+	}{
+		{"not an ERC-20", []chains.Chain{dn.Chain()}, nat.Address, nil, fault.NotAToken, nil},
+		{"no code anywhere", []chains.Chain{dn.Chain()}, "0x00000000000000000000000000000000DeaDBeef", nil, fault.TokenNotFound, nil},
+		{"absent, and a chain down", []chains.Chain{dn.Chain(), down}, "0x00000000000000000000000000000000DeaDBeef", []string{"devnet", "downchain"}, fault.UpstreamError, nil},
+		{"only on a chain outside the plan", []chains.Chain{dn.Chain()}, clean.Address, []string{"ethereum"}, fault.PlanForbidden, nil},
+		{"found, another chain down", []chains.Chain{dn.Chain(), down}, clean.Address, []string{"devnet", "downchain"}, "", func(t *testing.T, r *scan.Report) {
+			if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "downchain") }) {
+				t.Errorf("warnings %q do not name the chain that could not be asked", r.Warnings)
+			}
+			for _, w := range r.Warnings {
+				if strings.Contains(w, "127.0.0.1") {
+					t.Errorf("warning leaks an RPC URL: %q", w)
+				}
+			}
+		}},
+		{"on two chains", []chains.Chain{dn.Chain(), other}, clean.Address, []string{"devnet", "mirror"}, "", func(t *testing.T, r *scan.Report) {
+			if len(r.AlsoDeployedOn) != 1 {
+				t.Errorf("chain %s, also_deployed_on %v; want the other one listed", r.Chain, r.AlsoDeployedOn)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ad := NewAdapter(devnetRegistry(t, tt.chains...), Options{Client: ClientOptions{Retries: -1}})
+			r, err := assess(t, ad, tt.address, tt.plan...)
+			if tt.wantCode != "" {
+				if got := fault.CodeOf(err); got != tt.wantCode {
+					t.Fatalf("error %v (code %s), want %s", err, got, tt.wantCode)
+				}
+				if strings.Contains(fault.MessageOf(err), "127.0.0.1") {
+					t.Errorf("message leaks an RPC URL: %q", fault.MessageOf(err))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Assess: %v", err)
+			}
+			if tt.check != nil {
+				tt.check(t, r)
+			}
+		})
+	}
+}
+
+var _ = fmt.Sprint
