@@ -430,7 +430,7 @@ func (s *Store) FindScans(ctx context.Context, f store.ScanFilter) ([]store.Scan
 
 // exportBatch is how many rows ExportScans reads per query: no query holds
 // a read transaction open while fn runs for long.
-const exportBatch = 1000
+const exportBatch = 500
 
 // ExportScans streams every scan of f to fn, newest first, a batch at a
 // time. An error from fn stops the export and is returned as is.

@@ -1,0 +1,435 @@
+// Package postgres is the scale-out store.Store on PostgreSQL (pgx): the
+// same semantics as the SQLite store, shared by any number of instances.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tokenrisk/tokenrisk/internal/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Options configures a Store.
+type Options struct {
+	// Now is the clock (migration times); nil means time.Now.
+	Now func() time.Time
+	// MaxConns bounds the pool; 0 keeps pgx's default (or the DSN's
+	// pool_max_conns).
+	MaxConns int32
+}
+
+// Store is a store.Store on PostgreSQL, safe for concurrent use.
+type Store struct {
+	pool *pgxpool.Pool
+	now  func() time.Time
+}
+
+var (
+	_ store.Store      = (*Store)(nil)
+	_ store.BatchSaver = (*Store)(nil)
+)
+
+const scanColumns = `id, key_id, address, chain, risk_level, score, cached, scanned_at, report`
+
+// Open connects to the database at dsn and migrates it.
+func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// The DSN may hold a password: do not echo it.
+		return nil, errors.New("postgres: invalid DSN")
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connect: %w", err)
+	}
+	s := &Store{pool: pool, now: opts.Now}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if err := s.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Migrate connects to dsn, applies the migrations not yet applied and
+// disconnects (the `tokenrisk migrate` command).
+func Migrate(ctx context.Context, dsn string) error {
+	s, err := Open(ctx, dsn, Options{})
+	if err != nil {
+		return err
+	}
+	s.Close()
+	return nil
+}
+
+// migrate applies the embedded migrations under an advisory lock, so
+// instances starting together migrate once.
+func (s *Store) migrate(ctx context.Context) error {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	defer conn.Release()
+	const lock = `SELECT pg_advisory_lock(hashtext('tokenrisk.migrate.' || current_schema()))`
+	if _, err := conn.Exec(ctx, lock); err != nil {
+		return fmt.Errorf("postgres: migrate: lock: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), //nolint:errcheck // the session ends the lock anyway
+		`SELECT pg_advisory_unlock(hashtext('tokenrisk.migrate.' || current_schema()))`)
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version integer PRIMARY KEY, applied_at timestamptz NOT NULL)`); err != nil {
+		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("postgres: migration %s has no numeric version: %w", base, err)
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("postgres: migrate: %w", err)
+		}
+		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			var done bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`,
+				version).Scan(&done); err != nil || done {
+				return err
+			}
+			if _, err := tx.Exec(ctx, string(body)); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)`, version, s.now())
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("postgres: migration %s: %w", base, err)
+		}
+	}
+	return nil
+}
+
+// Close closes the pool.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres: ping: %w", err)
+	}
+	return nil
+}
+
+// CreateKey stores k with the hash of its secret.
+func (s *Store) CreateKey(ctx context.Context, k store.Key, secretHash []byte) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO keys (id, name, plan, prefix, secret_hash, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6)`, k.ID, k.Name, k.Plan, k.Prefix, secretHash, k.CreatedAt)
+	if err != nil {
+		return fmt.Errorf("postgres: create key %s: %w", k.ID, err)
+	}
+	return nil
+}
+
+func scanKey(row pgx.Row) (store.Key, error) {
+	var k store.Key
+	if err := row.Scan(&k.ID, &k.Name, &k.Plan, &k.Prefix, &k.CreatedAt, &k.RevokedAt); err != nil {
+		return store.Key{}, err
+	}
+	k.CreatedAt = k.CreatedAt.UTC()
+	if k.RevokedAt != nil {
+		t := k.RevokedAt.UTC()
+		k.RevokedAt = &t
+	}
+	return k, nil
+}
+
+// KeyByHash finds a key by its secret's hash, revoked or not.
+func (s *Store) KeyByHash(ctx context.Context, secretHash []byte) (store.Key, error) {
+	k, err := scanKey(s.pool.QueryRow(ctx,
+		`SELECT id, name, plan, prefix, created_at, revoked_at FROM keys WHERE secret_hash = $1`, secretHash))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Key{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Key{}, fmt.Errorf("postgres: key by hash: %w", err)
+	}
+	return k, nil
+}
+
+// ListKeys returns every key, oldest first.
+func (s *Store) ListKeys(ctx context.Context) ([]store.Key, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, name, plan, prefix, created_at, revoked_at FROM keys
+		ORDER BY created_at, id COLLATE "C"`)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: list keys: %w", err)
+	}
+	keys, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.Key, error) { return scanKey(r) })
+	if err != nil {
+		return nil, fmt.Errorf("postgres: list keys: %w", err)
+	}
+	return keys, nil
+}
+
+// RevokeKey marks the key revoked at at; a revoked key keeps its first
+// revocation time. An unknown id is store.ErrNotFound.
+func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE keys SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2`, at, id)
+	if err != nil {
+		return fmt.Errorf("postgres: revoke key %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+// SaveScan stores one scan; a scan whose ID is already stored is skipped,
+// so retrying a save is safe.
+func (s *Store) SaveScan(ctx context.Context, sc store.Scan) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO scans (`+scanColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (id) DO NOTHING`,
+		sc.ID, sc.KeyID, sc.Address, sc.Chain, sc.RiskLevel, sc.Score, sc.Cached, sc.ScannedAt, reportBytes(sc.Report))
+	if err != nil {
+		return fmt.Errorf("postgres: save scan %s: %w", sc.ID, err)
+	}
+	return nil
+}
+
+// reportBytes keeps the NOT NULL column satisfied for an empty report.
+func reportBytes(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// SaveScans stores scans in one statement, skipping stored IDs.
+func (s *Store) SaveScans(ctx context.Context, scans []store.Scan) error {
+	if len(scans) == 0 {
+		return nil
+	}
+	var (
+		ids, keys, addrs, chains, levels = make([]string, len(scans)), make([]string, len(scans)),
+			make([]string, len(scans)), make([]string, len(scans)), make([]string, len(scans))
+		scores  = make([]float64, len(scans))
+		cached  = make([]bool, len(scans))
+		at      = make([]time.Time, len(scans))
+		reports = make([][]byte, len(scans))
+	)
+	for i, sc := range scans {
+		ids[i], keys[i], addrs[i], chains[i], levels[i] = sc.ID, sc.KeyID, sc.Address, sc.Chain, sc.RiskLevel
+		scores[i], cached[i], at[i], reports[i] = sc.Score, sc.Cached, sc.ScannedAt, reportBytes(sc.Report)
+	}
+	_, err := s.pool.Exec(ctx, `INSERT INTO scans (`+scanColumns+`)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+		                     $6::float8[], $7::bool[], $8::timestamptz[], $9::bytea[])
+		ON CONFLICT (id) DO NOTHING`, ids, keys, addrs, chains, levels, scores, cached, at, reports)
+	if err != nil {
+		return fmt.Errorf("postgres: save %d scans: %w", len(scans), err)
+	}
+	return nil
+}
+
+func scanScan(row pgx.Row) (store.Scan, error) {
+	var sc store.Scan
+	if err := row.Scan(&sc.ID, &sc.KeyID, &sc.Address, &sc.Chain, &sc.RiskLevel, &sc.Score, &sc.Cached,
+		&sc.ScannedAt, &sc.Report); err != nil {
+		return store.Scan{}, err
+	}
+	sc.ScannedAt = sc.ScannedAt.UTC()
+	return sc, nil
+}
+
+// FindScan returns the scan scanID if it belongs to keyID, else
+// store.ErrNotFound.
+func (s *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan, error) {
+	sc, err := scanScan(s.pool.QueryRow(ctx, `SELECT `+scanColumns+` FROM scans WHERE id = $1 AND key_id = $2`,
+		scanID, keyID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Scan{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Scan{}, fmt.Errorf("postgres: find scan %s: %w", scanID, err)
+	}
+	return sc, nil
+}
+
+// page reads up to limit scans of f strictly after pos (nil: from the
+// newest), newest first, handing each to fn.
+func (s *Store) page(ctx context.Context, f store.ScanFilter, pos *store.Position, limit int, fn func(store.Scan)) (int, error) {
+	var q strings.Builder
+	args := []any{f.KeyID}
+	q.WriteString(`SELECT ` + scanColumns + ` FROM scans WHERE key_id = $1`)
+	where := func(cond string, vals ...any) {
+		for _, v := range vals {
+			args = append(args, v)
+			cond = strings.Replace(cond, "?", "$"+strconv.Itoa(len(args)), 1)
+		}
+		q.WriteString(" AND " + cond)
+	}
+	if f.Chain != "" {
+		where("chain = ?", f.Chain)
+	}
+	if f.Level != "" {
+		where("risk_level = ?", f.Level)
+	}
+	if !f.From.IsZero() {
+		where("scanned_at >= ?", f.From)
+	}
+	if !f.To.IsZero() {
+		where("scanned_at < ?", f.To)
+	}
+	if pos != nil {
+		where("(scanned_at, id) < (?, ?)", pos.ScannedAt, pos.ID)
+	}
+	args = append(args, limit)
+	q.WriteString(` ORDER BY scanned_at DESC, id DESC LIMIT $` + strconv.Itoa(len(args)))
+
+	rows, err := s.pool.Query(ctx, q.String(), args...)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: find scans: %w", err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		sc, err := scanScan(rows)
+		if err != nil {
+			return n, fmt.Errorf("postgres: find scans: %w", err)
+		}
+		n++
+		fn(sc)
+	}
+	if err := rows.Err(); err != nil {
+		return n, fmt.Errorf("postgres: find scans: %w", err)
+	}
+	return n, nil
+}
+
+// start returns where a listing of f begins (nil: at the newest).
+func start(f store.ScanFilter) (*store.Position, error) {
+	if f.KeyID == "" {
+		return nil, errors.New("postgres: find scans: no key id")
+	}
+	if f.Cursor == "" {
+		return nil, nil
+	}
+	p, err := store.DecodeCursor(f.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// FindScans returns a page of f's scans, newest first, and the cursor of
+// the next page ("" at the end).
+func (s *Store) FindScans(ctx context.Context, f store.ScanFilter) ([]store.Scan, string, error) {
+	pos, err := start(f)
+	if err != nil {
+		return nil, "", err
+	}
+	limit := store.PageLimit(f.Limit)
+	out := make([]store.Scan, 0, min(limit, 64))
+	// One more row than asked says whether a next page exists.
+	if _, err := s.page(ctx, f, pos, limit+1, func(sc store.Scan) { out = append(out, sc) }); err != nil {
+		return nil, "", err
+	}
+	if len(out) <= limit {
+		return out, "", nil
+	}
+	out = out[:limit]
+	last := out[limit-1]
+	return out, store.EncodeCursor(store.Position{ScannedAt: last.ScannedAt, ID: last.ID}), nil
+}
+
+// exportBatch is how many rows ExportScans reads per query: no query holds
+// a connection while fn runs for long.
+const exportBatch = 500
+
+// ExportScans streams every scan of f to fn, newest first, a batch at a
+// time. An error from fn stops the export and is returned as is.
+func (s *Store) ExportScans(ctx context.Context, f store.ScanFilter, fn func(store.Scan) error) error {
+	f.Cursor = ""
+	pos, err := start(f)
+	if err != nil {
+		return err
+	}
+	batch := make([]store.Scan, 0, exportBatch)
+	for {
+		batch = batch[:0]
+		n, err := s.page(ctx, f, pos, exportBatch, func(sc store.Scan) { batch = append(batch, sc) })
+		if err != nil {
+			return err
+		}
+		for _, sc := range batch {
+			if err := fn(sc); err != nil {
+				return err
+			}
+		}
+		if n < exportBatch {
+			return nil
+		}
+		last := batch[len(batch)-1]
+		pos = &store.Position{ScannedAt: last.ScannedAt, ID: last.ID}
+	}
+}
+
+// AddUsage adds n to the key's counter for day and returns the new total.
+func (s *Store) AddUsage(ctx context.Context, keyID, day string, n int64) (int64, error) {
+	if err := store.ParseDay(day); err != nil {
+		return 0, err
+	}
+	var total int64
+	err := s.pool.QueryRow(ctx, `INSERT INTO usage (key_id, day, count) VALUES ($1, $2, $3)
+		ON CONFLICT (key_id, day) DO UPDATE SET count = usage.count + excluded.count RETURNING count`,
+		keyID, day, n).Scan(&total)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: add usage: %w", err)
+	}
+	return total, nil
+}
+
+// Usage returns the key's counter for day (0 when nothing was counted).
+func (s *Store) Usage(ctx context.Context, keyID, day string) (int64, error) {
+	if err := store.ParseDay(day); err != nil {
+		return 0, err
+	}
+	var total int64
+	err := s.pool.QueryRow(ctx, `SELECT count FROM usage WHERE key_id = $1 AND day = $2`, keyID, day).Scan(&total)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("postgres: usage: %w", err)
+	}
+	return total, nil
+}
