@@ -208,6 +208,9 @@ func (r *Registry) Enabled(kind Kind) []Chain {
 	return out
 }
 
+// All returns every chain, enabled or not, in file order.
+func (r *Registry) All() []Chain { return append([]Chain(nil), r.chains...) }
+
 // Keys returns every enabled chain key, sorted.
 func (r *Registry) Keys() []string {
 	var out []string

@@ -35,7 +35,7 @@ type Authenticator interface {
 
 // Scanner runs scans (*scan.Engine implements it).
 type Scanner interface {
-	// ChainKeys are the enabled chains.
+	// ChainKeys are the configured chains (enabled or not).
 	ChainKeys() []string
 	Allowed(address string, planChains []string) (chains.Address, error)
 	Scan(ctx context.Context, req scan.ScanRequest) (*scan.Report, error)

@@ -149,30 +149,36 @@ func (e *Engine) Version() string { return e.version }
 // Catalogue returns the flag catalogue the engine scores with.
 func (e *Engine) Catalogue() *risk.Catalogue { return e.cat }
 
-// Allowed checks, before any I/O, that the plan's chains include at least
-// one enabled chain of the address's kind and that the server can scan
-// that kind. It returns the parsed address.
+// Allowed checks, before any I/O, that the plan's chains include a chain
+// of the address's kind (else plan_forbidden) and that one of them is
+// enabled here with an adapter (else unavailable). It returns the parsed
+// address.
 func (e *Engine) Allowed(address string, planChains []string) (chains.Address, error) {
 	addr, err := chains.ParseAddress(address)
 	if err != nil {
 		return chains.Address{}, err
 	}
-	enabled := e.reg.Enabled(addr.Kind)
-	if len(enabled) == 0 {
-		return addr, fault.Errorf(fault.Unavailable, "no %s chain is enabled on this server", addr.Kind)
-	}
+	// The plan first: a plan without any chain of this kind is refused
+	// whether or not this server enables one.
 	inPlan := false
-	for _, c := range enabled {
-		if slices.Contains(planChains, c.Key) {
+	for _, c := range e.reg.All() {
+		if c.Kind == addr.Kind && slices.Contains(planChains, c.Key) {
 			inPlan = true
 			break
 		}
 	}
 	if !inPlan {
-		return addr, fault.Errorf(fault.PlanForbidden, "your plan includes no %s chain enabled here", addr.Kind)
+		return addr, fault.Errorf(fault.PlanForbidden, "your plan includes no %s chain", addr.Kind)
 	}
-	if _, ok := e.adapters[addr.Kind]; !ok {
-		return addr, fault.Errorf(fault.Unavailable, "%s addresses cannot be scanned on this server", addr.Kind)
+	enabled := false
+	for _, c := range e.reg.Enabled(addr.Kind) {
+		if slices.Contains(planChains, c.Key) {
+			enabled = true
+			break
+		}
+	}
+	if _, ok := e.adapters[addr.Kind]; !ok || !enabled {
+		return addr, fault.Errorf(fault.Unavailable, "no %s chain of your plan is enabled on this server", addr.Kind)
 	}
 	return addr, nil
 }
@@ -298,5 +304,13 @@ func (e *Engine) Queued() int {
 	return e.admission.queued()
 }
 
-// ChainKeys returns the enabled chains' keys, sorted.
-func (e *Engine) ChainKeys() []string { return e.reg.Keys() }
+// ChainKeys returns every configured chain's key (enabled or not), which
+// plans' "*" expands to.
+func (e *Engine) ChainKeys() []string {
+	var keys []string
+	for _, c := range e.reg.All() {
+		keys = append(keys, c.Key)
+	}
+	slices.Sort(keys)
+	return keys
+}
