@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"math/big"
+	"slices"
 	"sync"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
 )
 
 // contractNet is one devnet shared by this file's tests (booting the zoo
@@ -288,4 +290,175 @@ func TestProbesOnDevnetZoo(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestProxyAndOpcodesOnDevnetZoo(t *testing.T) {
+	dn, c := startContractNet(t)
+	t.Run("proxy_upgradeable", func(t *testing.T) {
+		tok := zooToken(t, dn, "proxy_upgradeable")
+		z := collectZooContract(t, c, tok)
+		if z.proxy == nil {
+			t.Fatal("proxy not detected")
+		}
+		if z.proxy.Kind != ProxyEIP1967 {
+			t.Errorf("kind = %s, want %s", z.proxy.Kind, ProxyEIP1967)
+		}
+		if want := common.HexToAddress(tok.Implementation); z.proxy.Implementation != want {
+			t.Errorf("implementation = %s, want %s", z.proxy.Implementation.Hex(), want.Hex())
+		}
+		if z.proxy.Admin == nil || isBurn(*z.proxy.Admin) {
+			t.Fatalf("admin = %v, want the admin EOA", z.proxy.Admin)
+		}
+		if z.proxy.AdminIsContract == nil || *z.proxy.AdminIsContract {
+			t.Errorf("admin is contract = %v, want false (an EOA)", fmtPtr(z.proxy.AdminIsContract))
+		}
+		if !z.proxy.Upgradeable(false) {
+			t.Error("Upgradeable = false, want true")
+		}
+		if !z.code.HasSelector(SelTransfer) {
+			t.Error("the implementation's code was not analysed in the proxy's place")
+		}
+	})
+	for _, tt := range []struct {
+		kind         string
+		selfdestruct bool
+	}{{"selfdestruct", true}, {"clean", false}, {"tax_sell_high", false}} {
+		t.Run(tt.kind, func(t *testing.T) {
+			z := collectZooContract(t, c, zooToken(t, dn, tt.kind))
+			if z.code.HasSelfdestruct != tt.selfdestruct {
+				t.Errorf("HasSelfdestruct = %v, want %v", z.code.HasSelfdestruct, tt.selfdestruct)
+			}
+			if z.proxy != nil {
+				t.Errorf("proxy = %+v, want none", z.proxy)
+			}
+		})
+	}
+}
+
+// TestContractVerdictsOnDevnetZoo runs this file's whole chain on each zoo
+// token (bytecode, proxy, simulation, probes, then the two analyses) and
+// asserts the issue-4 verdicts that depend on it. The adapter test checks
+// the same through the full scan.
+func TestContractVerdictsOnDevnetZoo(t *testing.T) {
+	high := []risk.Level{risk.LevelHigh, risk.LevelCritical}
+	atLeastMedium := []risk.Level{risk.LevelMedium, risk.LevelHigh, risk.LevelCritical}
+	tests := []struct {
+		kind      string
+		anyOf     []string // at least one of these flags
+		all       []string
+		none      []string
+		levels    []risk.Level
+		noHighs   bool
+		checklist *analysis.EVMContractChecklist
+		honeypot  *bool // want not_honeypot == !honeypot
+	}{
+		{kind: "clean", none: []string{risk.OwnerNotRenounced}, noHighs: true, levels: []risk.Level{risk.Minimal, risk.LevelLow},
+			checklist: &analysis.EVMContractChecklist{OwnershipRenounced: true, NoMint: true}, honeypot: refOf(false)},
+		{kind: "clean_owned", all: []string{risk.OwnerNotRenounced}, noHighs: true},
+		{kind: "honeypot_sell_blocked", all: []string{risk.HoneypotCannotSell}, levels: []risk.Level{risk.LevelCritical}, honeypot: refOf(true)},
+		{kind: "honeypot_blacklist_on_buy", all: []string{risk.HoneypotCannotSell}, levels: []risk.Level{risk.LevelCritical}, honeypot: refOf(true)},
+		{kind: "tax_sell_high", all: []string{risk.SellTaxHigh}, none: []string{risk.BuyTaxHigh}, levels: high},
+		{kind: "tax_extreme", all: []string{risk.TaxExtreme}, levels: []risk.Level{risk.LevelCritical}},
+		{kind: "fee_on_transfer", all: []string{risk.TransferTax}},
+		{kind: "fee_modifiable", all: []string{risk.OwnerCanChangeFees}, levels: atLeastMedium},
+		{kind: "mintable", all: []string{risk.OwnerCanMint}, levels: atLeastMedium},
+		{kind: "hidden_mint", anyOf: []string{risk.OwnerCanMint, risk.OwnerCanChangeBalance}, levels: atLeastMedium},
+		{kind: "blacklist", all: []string{risk.OwnerCanBlacklist}, levels: atLeastMedium},
+		{kind: "pausable", all: []string{risk.OwnerCanPause}, levels: atLeastMedium},
+		{kind: "max_tx", all: []string{risk.OwnerCanLimitTx}, levels: atLeastMedium},
+		{kind: "selfdestruct", all: []string{risk.Selfdestruct}, levels: atLeastMedium},
+		{kind: "hidden_owner", all: []string{risk.HiddenOwner}, levels: atLeastMedium},
+		{kind: "balance_modifiable", all: []string{risk.OwnerCanChangeBalance}, levels: high},
+		{kind: "external_call", all: []string{risk.ExternalCall}, none: []string{risk.OwnerCanBlacklist, risk.OwnerCanPause}, levels: atLeastMedium},
+		{kind: "proxy_upgradeable", all: []string{risk.ProxyUpgradeable}, levels: atLeastMedium},
+		{kind: "cooldown", all: []string{risk.TradingCooldown}, none: []string{risk.HoneypotCannotSell}},
+		{kind: "trading_disabled", anyOf: []string{risk.HoneypotCannotBuy, risk.TradingSwitch}, levels: high},
+		{kind: "no_liquidity", none: []string{risk.HoneypotCannotBuy, risk.HoneypotCannotSell}},
+	}
+	dn, c := startContractNet(t)
+	weth := common.HexToAddress(dn.Manifest().WETH)
+	cat := risk.NewCatalogue()
+	for _, tt := range tests {
+		t.Run(tt.kind, func(t *testing.T) {
+			tok := zooToken(t, dn, tt.kind)
+			z := collectZooContract(t, c, tok)
+			var sim *analysis.EVMSimulation
+			hasPool := tok.Pair != "" && common.HexToAddress(tok.Pair) != (common.Address{})
+			if hasPool {
+				sim = simulateZoo(t, tt.kind)
+			} else {
+				z.pool = common.Address{}
+			}
+			creator := common.HexToAddress(tok.Creator)
+			elems, decode, err := ProbeCalls(ProbeRequest{Token: z.token, Pool: z.pool, Code: z.code, Owner: z.owner,
+				Stored: z.stored, Creator: &creator, Donors: []common.Address{creator}, Exclude: []common.Address{weth},
+				Wrapped: weth, FeeBps: 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(elems) > 0 {
+				if err := c.Batch(context.Background(), elems); err != nil {
+					t.Fatal(err)
+				}
+			}
+			probe, err := decode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cf := &analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true, Code: codeFactsOf(z.code), Probe: probe, Simulation: sim}
+			if z.owner != nil {
+				cf.Owner = z.owner.Hex()
+			}
+			if z.proxy != nil {
+				cf.Proxy = proxyReportOf(z.proxy, z.code, true)
+			}
+			sec, cl, _ := analysis.AnalyseEVMContract(cf)
+			simFlags, _ := analysis.AnalyseEVMSimulation(sim, hasPool)
+			flags := append(append([]risk.Flag{}, sec.Flags...), simFlags...)
+			codes := map[string]bool{}
+			for _, f := range flags {
+				codes[f.Code] = true
+			}
+			level := cat.Score(flags).Level
+			t.Logf("%s: level %s, flags %v", tt.kind, level, keys(codes))
+			for _, w := range tt.all {
+				if !codes[w] {
+					t.Errorf("flag %s missing", w)
+				}
+			}
+			if len(tt.anyOf) > 0 && !slices.ContainsFunc(tt.anyOf, func(s string) bool { return codes[s] }) {
+				t.Errorf("none of %v raised", tt.anyOf)
+			}
+			for _, n := range tt.none {
+				if codes[n] {
+					t.Errorf("flag %s raised", n)
+				}
+			}
+			if tt.levels != nil && !slices.Contains(tt.levels, level) {
+				t.Errorf("level %s, want one of %v", level, tt.levels)
+			}
+			if tt.noHighs {
+				for _, f := range flags {
+					if f.Severity == risk.High || f.Severity == risk.Critical {
+						t.Errorf("flag %s has severity %s", f.Code, f.Severity)
+					}
+				}
+			}
+			if tt.checklist != nil && (cl.OwnershipRenounced != tt.checklist.OwnershipRenounced || cl.NoMint != tt.checklist.NoMint) {
+				t.Errorf("checklist = %+v, want %+v", cl, *tt.checklist)
+			}
+			if tt.honeypot != nil && analysis.EVMNotHoneypot(sim) == *tt.honeypot {
+				t.Errorf("not_honeypot = %v, want %v", analysis.EVMNotHoneypot(sim), !*tt.honeypot)
+			}
+		})
+	}
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
