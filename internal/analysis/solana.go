@@ -91,8 +91,11 @@ type SolanaDeployerEvidence struct {
 	// CreatorShareMaxPct bounds the creator's share when it is not among
 	// the largest accounts listed.
 	CreatorShareMaxPct *float64 `json:"creator_share_max_pct,omitempty"`
-	CreatorTxCount     *int     `json:"creator_tx_count"`
-	OtherTokens        []string `json:"other_tokens"`
+	// CreatorIsProgramAccount is true when the creator address is a
+	// program derived address rather than a wallet.
+	CreatorIsProgramAccount *bool    `json:"creator_is_program_account"`
+	CreatorTxCount          *int     `json:"creator_tx_count"`
+	OtherTokens             []string `json:"other_tokens"`
 }
 
 // AssessSolana analyses a mint's facts into an assessment (scores are the
@@ -125,8 +128,6 @@ func AssessSolana(f *SolanaFacts, chain string, now time.Time) *scan.Assessment 
 	}
 	return a
 }
-
-func solanaFlag(code, title, detail string) risk.Flag { return risk.NewFlag(code, title, detail) }
 
 // solanaExt returns the first extension named name.
 func solanaExt(f *SolanaFacts, name string) (SolanaExtension, bool) {
@@ -168,10 +169,10 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 	}
 	var flags []risk.Flag
 	if a := f.Mint.MintAuthority; a != nil {
-		flags = append(flags, solanaFlag(risk.MintAuthorityEnabled, "Mint authority is set", *a+" can mint new tokens at will."))
+		flags = append(flags, risk.NewFlag(risk.MintAuthorityEnabled, "Mint authority is set", *a+" can mint new tokens at will."))
 	}
 	if a := f.Mint.FreezeAuthority; a != nil {
-		flags = append(flags, solanaFlag(risk.FreezeAuthorityEnabled, "Freeze authority is set", *a+" can freeze any holder's token account."))
+		flags = append(flags, risk.NewFlag(risk.FreezeAuthorityEnabled, "Freeze authority is set", *a+" can freeze any holder's token account."))
 	}
 	for _, e := range f.Mint.Extensions {
 		switch p := e.Params.(type) {
@@ -190,14 +191,14 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 				if p.ConfigAuthority != nil {
 					detail += " " + *p.ConfigAuthority + " can change the fee."
 				}
-				flags = append(flags, solanaFlag(risk.TransferFee, fmt.Sprintf("Transfer fee %.2f%%", float64(bps)/100), detail).WithValue(float64(bps)/100))
+				flags = append(flags, risk.NewFlag(risk.TransferFee, fmt.Sprintf("Transfer fee %.2f%%", float64(bps)/100), detail).WithValue(float64(bps)/100))
 			}
 		case SolanaTransferHookParams:
 			switch {
 			case p.ProgramID != nil:
-				flags = append(flags, solanaFlag(risk.TransferHook, "Transfer hook program is set", "Every transfer calls program "+*p.ProgramID+", which can block it."))
+				flags = append(flags, risk.NewFlag(risk.TransferHook, "Transfer hook program is set", "Every transfer calls program "+*p.ProgramID+", which can block it."))
 			case p.Authority != nil:
-				flags = append(flags, solanaFlag(risk.TransferHook, "Transfer hook can be set", *p.Authority+" can install a program that runs on every transfer."))
+				flags = append(flags, risk.NewFlag(risk.TransferHook, "Transfer hook can be set", *p.Authority+" can install a program that runs on every transfer."))
 			}
 		case SolanaAuthorityParams:
 			if p.Authority == nil {
@@ -205,16 +206,16 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 			}
 			switch e.Name {
 			case SolanaExtPermanentDelegate:
-				flags = append(flags, solanaFlag(risk.PermanentDelegate, "Permanent delegate is set", *p.Authority+" can transfer or burn tokens from any account."))
+				flags = append(flags, risk.NewFlag(risk.PermanentDelegate, "Permanent delegate is set", *p.Authority+" can transfer or burn tokens from any account."))
 			case SolanaExtMintCloseAuthority:
-				flags = append(flags, solanaFlag(risk.MintCloseAuthority, "Mint close authority is set", *p.Authority+" can close the mint once supply is zero."))
+				flags = append(flags, risk.NewFlag(risk.MintCloseAuthority, "Mint close authority is set", *p.Authority+" can close the mint once supply is zero."))
 			}
 		case SolanaDefaultAccountStateParams:
 			if p.State == "frozen" {
-				flags = append(flags, solanaFlag(risk.DefaultAccountFrozen, "New token accounts start frozen", "Buyers' token accounts are frozen until the freeze authority thaws them."))
+				flags = append(flags, risk.NewFlag(risk.DefaultAccountFrozen, "New token accounts start frozen", "Buyers' token accounts are frozen until the freeze authority thaws them."))
 			}
 		case SolanaConfidentialTransferParams:
-			flags = append(flags, solanaFlag(risk.ConfidentialTransfers, "Confidential transfers enabled", "Balances and amounts moved confidentially cannot be audited from the chain."))
+			flags = append(flags, risk.NewFlag(risk.ConfidentialTransfers, "Confidential transfers enabled", "Balances and amounts moved confidentially cannot be audited from the chain."))
 		case SolanaPausableParams:
 			if p.Paused || p.Authority != nil {
 				detail := "Transfers can be paused"
@@ -224,11 +225,11 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 				if p.Paused {
 					detail += "; the mint is paused now"
 				}
-				flags = append(flags, solanaFlag(risk.OwnerCanPause, "Token-2022 pausable", detail+"."))
+				flags = append(flags, risk.NewFlag(risk.OwnerCanPause, "Token-2022 pausable", detail+"."))
 			}
 		}
 		if e.Name == SolanaExtNonTransferable {
-			flags = append(flags, solanaFlag(risk.NonTransferable, "Token is non-transferable", "The Token-2022 non-transferable extension forbids every transfer: holders can never sell."))
+			flags = append(flags, risk.NewFlag(risk.NonTransferable, "Token is non-transferable", "The Token-2022 non-transferable extension forbids every transfer: holders can never sell."))
 		}
 		ev.Extensions = append(ev.Extensions, e)
 	}
@@ -246,10 +247,10 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 		if f.Metadata.UpdateAuthority != nil {
 			by = *f.Metadata.UpdateAuthority
 		}
-		flags = append(flags, solanaFlag(risk.MetadataMutable, "Metadata is mutable", "Name, symbol and URI can be changed by "+by+"."))
+		flags = append(flags, risk.NewFlag(risk.MetadataMutable, "Metadata is mutable", "Name, symbol and URI can be changed by "+by+"."))
 	}
 	if f.Trusted != "" {
-		flags = append(flags, solanaFlag(risk.TrustedToken, "Trusted token: "+f.Trusted, "A configured trusted token: its capability flags stay, its level is capped at low."))
+		flags = append(flags, risk.NewFlag(risk.TrustedToken, "Trusted token: "+f.Trusted, "A configured trusted token: its capability flags stay, its level is capped at low."))
 	}
 	warnings = append(warnings, "contract: source verification does not apply to SPL mints, so verified is false")
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
@@ -342,7 +343,7 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 		ev.BondingCurve = be
 		if !bc.Complete {
 			activeCurve = true
-			flags = append(flags, solanaFlag(risk.BondingCurve, "Trading on the pump.fun bonding curve", fmt.Sprintf("The curve holds %.4f SOL of real reserves; the token has not migrated to an AMM yet.", solanaUnits(bc.RealSOLReserves, 9))))
+			flags = append(flags, risk.NewFlag(risk.BondingCurve, "Trading on the pump.fun bonding curve", fmt.Sprintf("The curve holds %.4f SOL of real reserves; the token has not migrated to an AMM yet.", solanaUnits(bc.RealSOLReserves, 9))))
 		}
 	} else if !lf.BondingCurveKnown && f.Trusted == "" {
 		warnings = append(warnings, "liquidity: pump.fun bonding curve state unknown")
@@ -362,22 +363,22 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 		if lf.BondingCurve != nil {
 			detail += " The pump.fun curve is complete: the token migrated, possibly to a DEX that is not configured."
 		}
-		flags = append(flags, solanaFlag(risk.NoLiquidity, "No liquidity pool found", detail))
+		flags = append(flags, risk.NewFlag(risk.NoLiquidity, "No liquidity pool found", detail))
 	case valued && unvalued == 0 && total < risk.LowLiquidityUSD:
-		flags = append(flags, solanaFlag(risk.LowLiquidity, fmt.Sprintf("Low liquidity: $%.0f", total), fmt.Sprintf("All pools together hold about $%.0f, valued from on-chain prices.", total)).WithValue(round2(total)))
+		flags = append(flags, risk.NewFlag(risk.LowLiquidity, fmt.Sprintf("Low liquidity: $%.0f", total), fmt.Sprintf("All pools together hold about $%.0f, valued from on-chain prices.", total)).WithValue(round2(total)))
 	}
 	if main >= 0 {
 		mp := ev.Pools[main]
 		switch {
 		case mp.LPBurnedPct != nil && *mp.LPBurnedPct < risk.LPLockedEnoughPct:
-			flags = append(flags, solanaFlag(risk.LPNotLocked, fmt.Sprintf("Only %.1f%% of the main pool's LP is burned", *mp.LPBurnedPct), "The rest of the LP tokens of "+mp.Address+" can withdraw the liquidity (no Solana lockers are configured).").WithValue(round2(*mp.LPBurnedPct)))
+			flags = append(flags, risk.NewFlag(risk.LPNotLocked, fmt.Sprintf("Only %.1f%% of the main pool's LP is burned", *mp.LPBurnedPct), "The rest of the LP tokens of "+mp.Address+" can withdraw the liquidity (no Solana lockers are configured).").WithValue(round2(*mp.LPBurnedPct)))
 		case mp.LPMint == "":
 			warnings = append(warnings, "liquidity: the main pool ("+mp.DEX+") has position NFTs, not an LP mint; lock state unknown")
 		}
 		if mp.OpenTime != nil {
 			age := now.Sub(time.Unix(*mp.OpenTime, 0)).Hours()
 			if age >= 0 && age < risk.NewPoolHours {
-				flags = append(flags, solanaFlag(risk.NewPool, fmt.Sprintf("Main pool opened %.0f hours ago", age), "The main pool "+mp.Address+" is less than 72 hours old.").WithValue(round2(age)))
+				flags = append(flags, risk.NewFlag(risk.NewPool, fmt.Sprintf("Main pool opened %.0f hours ago", age), "The main pool "+mp.Address+" is less than 72 hours old.").WithValue(round2(age)))
 			}
 		}
 	}
@@ -469,7 +470,7 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 		}
 		ev.HolderCount = &n
 		if n < risk.FewHoldersCount {
-			flags = append(flags, solanaFlag(risk.FewHolders, fmt.Sprintf("Only %d holders", n), "The node listed every token account of the mint; pools and burns are not counted.").WithValue(float64(n)))
+			flags = append(flags, risk.NewFlag(risk.FewHolders, fmt.Sprintf("Only %d holders", n), "The node listed every token account of the mint; pools and burns are not counted.").WithValue(float64(n)))
 		}
 	} else {
 		warnings = append(warnings, "holders: holder_count not established (the node lists only the 20 largest token accounts)")
@@ -505,10 +506,10 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 	share := round2(100 * float64(top10) / float64(f.Mint.Supply))
 	ev.Top10SharePct = &share
 	if share > risk.Top10Pct {
-		flags = append(flags, solanaFlag(risk.Top10Concentrated, fmt.Sprintf("Top 10 holders own %.1f%%", share), "Pools and burns excluded.").WithValue(share))
+		flags = append(flags, risk.NewFlag(risk.Top10Concentrated, fmt.Sprintf("Top 10 holders own %.1f%%", share), "Pools and burns excluded.").WithValue(share))
 	}
 	if whale != nil {
-		flags = append(flags, solanaFlag(risk.WhaleHolder, fmt.Sprintf("One holder owns %.1f%%", *whale.SharePct), whale.Address+" holds more than 10% of the supply.").WithValue(*whale.SharePct))
+		flags = append(flags, risk.NewFlag(risk.WhaleHolder, fmt.Sprintf("One holder owns %.1f%%", *whale.SharePct), whale.Address+" holds more than 10% of the supply.").WithValue(*whale.SharePct))
 	}
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
 }
@@ -525,6 +526,7 @@ func AnalyseSolanaDeployer(f *SolanaFacts) (scan.Section, []string) {
 	addr, src := cr.Address, cr.Source
 	ev.Creator, ev.CreatorSource = &addr, &src
 	ev.CreationTx = cr.CreationSignature
+	ev.CreatorIsProgramAccount = cr.IsProgramAccount
 	if cr.CreationTime != nil {
 		t := time.Unix(*cr.CreationTime, 0).UTC().Format(time.RFC3339)
 		ev.CreatedAt = &t
@@ -557,7 +559,7 @@ func AnalyseSolanaDeployer(f *SolanaFacts) (scan.Section, []string) {
 			s := round2(100 * float64(held) / float64(f.Mint.Supply))
 			ev.CreatorSharePct = &s
 			if s > risk.LargeSharePct {
-				flags = append(flags, solanaFlag(risk.CreatorHoldsLargeShare, fmt.Sprintf("Creator holds %.1f%%", s), addr+" holds more than 5% of the supply.").WithValue(s))
+				flags = append(flags, risk.NewFlag(risk.CreatorHoldsLargeShare, fmt.Sprintf("Creator holds %.1f%%", s), addr+" holds more than 5% of the supply.").WithValue(s))
 			}
 		case len(f.Holders.Accounts) > 0:
 			smallest := f.Holders.Accounts[len(f.Holders.Accounts)-1].Amount

@@ -339,6 +339,9 @@ type SolanaCreator struct {
 	// BalanceLamports is the creator's current SOL balance, nil when
 	// unknown.
 	BalanceLamports *uint64
+	// IsProgramAccount is true when Address is off the ed25519 curve (a
+	// PDA, not a wallet); nil when not established.
+	IsProgramAccount *bool
 	// OldestSignatureComplete is false when signature pagination hit its
 	// bound, so the oldest signature seen may not be the first.
 	OldestSignatureComplete bool

@@ -185,6 +185,10 @@ func TestAssessPumpMint(t *testing.T) {
 	if strPtr(d.Creator) != creator || strPtr(d.CreatorSource) != analysis.SolanaCreatorBondingCurve {
 		t.Errorf("creator = %s from %s", strPtr(d.Creator), strPtr(d.CreatorSource))
 	}
+	// This creator key is off the curve: reported, not hidden.
+	if d.CreatorIsProgramAccount == nil || !*d.CreatorIsProgramAccount {
+		t.Errorf("creator is program account = %v, want true", d.CreatorIsProgramAccount)
+	}
 	if d.CreatorSharePct == nil || *d.CreatorSharePct != 6 || !hasFlag(got.Deployer.Flags, risk.CreatorHoldsLargeShare) {
 		t.Errorf("creator share = %v, flags %+v", d.CreatorSharePct, got.Deployer.Flags)
 	}

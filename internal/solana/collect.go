@@ -621,8 +621,11 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 	}
 	key, err := ParsePublicKey(cr.Address)
 	if err != nil {
+		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: creator address is malformed: "+cr.Address)
 		return
 	}
+	pda := !IsOnCurve(key)
+	cr.IsProgramAccount = &pda
 	if acc, ok := get(key); ok {
 		var lamports uint64
 		if acc != nil {
