@@ -64,6 +64,7 @@ type Server struct {
 	disabled     map[string]string
 	failNext     []int
 	noBatches    bool
+	arrivals     []time.Time
 	latency      time.Duration
 	epoch        uint64
 	calls        map[string]int
@@ -228,12 +229,21 @@ func (s *Server) Calls(method string) int {
 	return s.calls[method]
 }
 
+// Arrivals are the arrival times of the HTTP requests served since the
+// last ResetCounters.
+func (s *Server) Arrivals() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Time(nil), s.arrivals...)
+}
+
 // ResetCounters zeroes request and call counters.
 func (s *Server) ResetCounters() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests.Store(0)
 	s.calls = map[string]int{}
+	s.arrivals = nil
 }
 
 type request struct {
@@ -258,6 +268,7 @@ type response struct {
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests.Add(1)
 	s.mu.Lock()
+	s.arrivals = append(s.arrivals, time.Now())
 	latency := s.latency
 	fail := 0
 	if len(s.failNext) > 0 {
