@@ -69,6 +69,10 @@ type Options struct {
 	Holders HolderBudget
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Trace, when set, is told when a scan reaches a stage: "detected",
+	// "simulated", "verdict" (contract, liquidity and simulation known)
+	// and "done".
+	Trace func(stage string)
 }
 
 // Adapter is the EVM scan.Adapter.
@@ -214,8 +218,14 @@ func (a *Adapter) Assess(ctx context.Context, req scan.Request) (*scan.Assessmen
 	if !chosen.supplyOK || !chosen.balanceOK {
 		return nil, fault.Errorf(fault.NotAToken, "the contract at %s on %s does not answer totalSupply() and balanceOf(): not an ERC-20 token", token.Hex(), chosen.chain.Key)
 	}
+	if a.opts.Trace != nil {
+		a.opts.Trace("detected")
+	}
 	sc := &scanRun{a: a, s: chosen, token: token, now: a.opts.Now()}
 	as := sc.run(ctx)
+	if a.opts.Trace != nil {
+		a.opts.Trace("done")
+	}
 	as.AlsoDeployedOn = also
 	as.Warnings = append(warnings, as.Warnings...)
 	return as, nil
@@ -493,6 +503,9 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		proxyDecode = dec
 	}
 	rtt2 := r.send(ctx, "simulation", &rt2)
+	if r.a.opts.Trace != nil {
+		r.a.opts.Trace("simulated")
+	}
 	var sim *analysis.EVMSimulation
 	if simDecode != nil {
 		if !rtt2 {
@@ -535,20 +548,17 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		r.warn("contract: the proxy's implementation code is unknown; the proxy's own code was analysed")
 	}
 
-	// The holder scan (its budget ends before the deadline).
-	ho := <-holdCh
-	if ho.err != nil {
-		r.warn("holders: the Transfer log scan failed (%s)", safeErr(ho.err))
+	// The holder scan, if it is ready (it runs beside round trip 2; the
+	// probes do not wait long for it: donors are a help, not a need).
+	var ho holderOutcome
+	holdersReady := false
+	grace := time.NewTimer(holderGrace)
+	select {
+	case ho = <-holdCh:
+		holdersReady = true
+	case <-grace.C:
 	}
-	var top []Holder
-	if ho.scan != nil {
-		top = ho.scan.Holders()
-		if len(top) > 50 {
-			top = top[:50]
-		}
-	}
-	// The creator: explorer if it already answered, else the first mint's
-	// recipient (on-chain evidence).
+	grace.Stop()
 	var ex *explorerFacts
 	select {
 	case f := <-exCh:
@@ -557,7 +567,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	}
 	creator, creatorSource := r.creator(ex, ho.scan)
 
-	// Round trip 3: probes, holders' code and balances, creator account.
+	// Round trip 3: probes, and the accounts when the holders are known.
 	var rt3 batchPlan
 	var probeDecode func() (*analysis.EVMProbeFacts, error)
 	pr := ProbeRequest{Token: r.token, Code: codeReport, Owner: owner, Stored: stored, Creator: creator}
@@ -579,7 +589,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	if creator != nil {
 		pr.Donors = append(pr.Donors, *creator)
 	}
-	for _, h := range top {
+	for _, h := range topHolders(ho.scan) {
 		if len(pr.Donors) >= 8 {
 			break
 		}
@@ -593,10 +603,13 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		rt3.add(pe)
 		probeDecode = dec
 	}
-	acct := r.accountCalls(top, creator)
-	rt3.add(acct.elems)
+	var acct *accounts
+	if holdersReady {
+		acct = r.accountCalls(topHolders(ho.scan), creator)
+		rt3.add(acct.elems)
+	}
 	rtt3ok := r.send(ctx, "probes", &rt3)
-	if rtt3ok {
+	if acct != nil && rtt3ok {
 		acct.apply()
 	}
 	var probe *analysis.EVMProbeFacts
@@ -606,6 +619,24 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 			r.warn("contract: %s", safeErr(err))
 		}
 		probe = pf
+	}
+	if r.a.opts.Trace != nil {
+		r.a.opts.Trace("verdict")
+	}
+
+	// Round trip 4 when the holder scan outlived round trip 3.
+	if !holdersReady {
+		ho = <-holdCh
+		if creator == nil {
+			creator, creatorSource = r.creator(ex, ho.scan)
+		}
+		acct = r.accountCalls(topHolders(ho.scan), creator)
+		if r.batch(ctx, "holders", acct.elems) {
+			acct.apply()
+		}
+	}
+	if ho.err != nil {
+		r.warn("holders: the Transfer log scan failed (%s)", safeErr(ho.err))
 	}
 
 	// The explorers, until the deadline.
@@ -634,6 +665,22 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	}
 
 	return r.assemble(lens, report, codeReport, proxy, implKnown, owner, sim, simPool, probe, ho.scan, acct, ex, creator, creatorSource)
+}
+
+// holderGrace is how long round trip 3 waits for a holder scan that is
+// not done when round trip 2 is.
+const holderGrace = 250 * time.Millisecond
+
+// topHolders are the largest holders of a scan (nil scan: none).
+func topHolders(hs *HolderScan) []Holder {
+	if hs == nil {
+		return nil
+	}
+	top := hs.Holders()
+	if len(top) > 50 {
+		top = top[:50]
+	}
+	return top
 }
 
 // creator picks the best creator evidence available now.

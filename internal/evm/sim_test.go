@@ -36,7 +36,7 @@ type testChain struct {
 	from    common.Address
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -47,7 +47,7 @@ func freePort(t *testing.T) int {
 }
 
 // newTestChain starts a simulated chain with an HTTP endpoint.
-func newTestChain(t *testing.T) *testChain {
+func newTestChain(t testing.TB) *testChain {
 	t.Helper()
 	key, err := crypto.GenerateKey()
 	if err != nil {
@@ -73,7 +73,7 @@ func jsonDecode(r *http.Request, v any) error { return json.NewDecoder(r.Body).D
 
 // deploy deploys the embedded contract name with constructor args and
 // mines it.
-func (tc *testChain) deploy(t *testing.T, name string, args ...any) common.Address {
+func (tc *testChain) deploy(t testing.TB, name string, args ...any) common.Address {
 	t.Helper()
 	c, err := contracts.Artifact(name)
 	if err != nil {
@@ -88,7 +88,7 @@ func (tc *testChain) deploy(t *testing.T, name string, args ...any) common.Addre
 }
 
 // transact calls method of the contract name at to, mined.
-func (tc *testChain) transact(t *testing.T, name string, to common.Address, value *big.Int, method string, args ...any) *types.Receipt {
+func (tc *testChain) transact(t testing.TB, name string, to common.Address, value *big.Int, method string, args ...any) *types.Receipt {
 	t.Helper()
 	c, err := contracts.Artifact(name)
 	if err != nil {
@@ -102,7 +102,7 @@ func (tc *testChain) transact(t *testing.T, name string, to common.Address, valu
 }
 
 // call reads method of the contract name at to.
-func (tc *testChain) call(t *testing.T, name string, to common.Address, method string, args ...any) []any {
+func (tc *testChain) call(t testing.TB, name string, to common.Address, method string, args ...any) []any {
 	t.Helper()
 	c, err := contracts.Artifact(name)
 	if err != nil {
@@ -123,7 +123,7 @@ func (tc *testChain) call(t *testing.T, name string, to common.Address, method s
 	return vals
 }
 
-func (tc *testChain) sendTx(t *testing.T, to *common.Address, data []byte, value *big.Int) *types.Receipt {
+func (tc *testChain) sendTx(t testing.TB, to *common.Address, data []byte, value *big.Int) *types.Receipt {
 	t.Helper()
 	ctx := context.Background()
 	cl := tc.backend.Client()
@@ -172,7 +172,7 @@ func mul(a *big.Int, n int64) *big.Int { return new(big.Int).Mul(a, big.NewInt(n
 // newMarket deploys the market: 1000 WETH against 1,000,000 tokens, and
 // 100 WETH against 300,000 USD (so 1 WETH = 3000 USD); half of the token
 // pool's LP is burned to 0xdead.
-func newMarket(t *testing.T, tc *testChain) market {
+func newMarket(t testing.TB, tc *testChain) market {
 	t.Helper()
 	var m market
 	m.weth = tc.deploy(t, "WETH")
@@ -187,7 +187,7 @@ func newMarket(t *testing.T, tc *testChain) market {
 	return m
 }
 
-func (m market) addPool(t *testing.T, tc *testChain, token common.Address, amount, wethAmount *big.Int) common.Address {
+func (m market) addPool(t testing.TB, tc *testChain, token common.Address, amount, wethAmount *big.Int) common.Address {
 	t.Helper()
 	tc.transact(t, "V2Factory", m.factory, nil, "createPair", token, m.weth)
 	pair := tc.call(t, "V2Factory", m.factory, "getPair", token, m.weth)[0].(common.Address)
@@ -209,7 +209,7 @@ type rpcProxy struct {
 	srv         *httptest.Server
 }
 
-func newRPCProxy(t *testing.T, target string, delay time.Duration, maxLogRange uint64) *rpcProxy {
+func newRPCProxy(t testing.TB, target string, delay time.Duration, maxLogRange uint64) *rpcProxy {
 	t.Helper()
 	p := &rpcProxy{target: target, delay: delay, maxLogRange: maxLogRange}
 	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))

@@ -1,0 +1,105 @@
+package evm
+
+import (
+	"context"
+	"math/big"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/tokenrisk/tokenrisk/contracts"
+)
+
+// BenchmarkScanLatency scans devnet tokens through a JSON-RPC proxy that
+// adds a fixed latency L to every upstream HTTP request, and reports the
+// wall time of a whole scan and of its verdict (contract, liquidity and
+// simulation known) in units of L, and upstream requests per scan (log
+// pages counted apart).
+func BenchmarkScanLatency(b *testing.B) {
+	const L = 100 * time.Millisecond
+	dn := startAdapterNet(b)
+	p := newRPCProxy(b, dn.RPCURL(), L, 0)
+	ch := dn.Chain()
+	ch.RPC = []string{p.URL()}
+	for _, kind := range []string{"clean", "tax_sell_high", "proxy_upgradeable"} {
+		tok, _ := dn.Manifest().Token(kind)
+		b.Run(kind, func(b *testing.B) {
+			var mu sync.Mutex
+			var start, verdict time.Time
+			ad := NewAdapter(devnetRegistry(b, ch), Options{Trace: func(stage string) {
+				mu.Lock()
+				defer mu.Unlock()
+				if stage == "verdict" {
+					verdict = time.Now()
+				}
+			}})
+			var whole, toVerdict time.Duration
+			req0, pages0 := p.requests.Load(), p.logPages.Load()
+			b.ResetTimer()
+			for range b.N {
+				start = time.Now()
+				if _, err := assess(b, ad, tok.Address); err != nil {
+					b.Fatal(err)
+				}
+				whole += time.Since(start)
+				mu.Lock()
+				toVerdict += verdict.Sub(start)
+				mu.Unlock()
+			}
+			n := float64(b.N)
+			reqs := float64(p.requests.Load()-req0) / n
+			pages := float64(p.logPages.Load()-pages0) / n
+			b.ReportMetric(float64(whole)/n/float64(L), "L/scan")
+			b.ReportMetric(float64(toVerdict)/n/float64(L), "L/verdict")
+			b.ReportMetric(reqs-pages, "requests/scan")
+			b.ReportMetric(pages, "logpages/scan")
+		})
+	}
+}
+
+// BenchmarkHolderRebuild replays a token's Transfer logs from a real node
+// and reports the rebuild's throughput.
+func BenchmarkHolderRebuild(b *testing.B) {
+	tc := newTestChain(b)
+	m := newMarket(b, tc)
+	const transfers = 3000
+	art, err := contracts.Artifact("StableUSD")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	cl := tc.backend.Client()
+	nonce, err := cl.PendingNonceAt(ctx, tc.from)
+	if err != nil {
+		b.Fatal(err)
+	}
+	signer := types.LatestSignerForChainID(big.NewInt(1337))
+	for i := range transfers {
+		data, _ := art.ABI.Pack("transfer", common.BigToAddress(big.NewInt(int64(0x10000+i%500))), big.NewInt(int64(i+1)))
+		tx, _ := types.SignTx(types.NewTx(&types.DynamicFeeTx{ChainID: big.NewInt(1337), Nonce: nonce, GasTipCap: big.NewInt(1e9),
+			GasFeeCap: big.NewInt(100e9), Gas: 100_000, To: &m.token, Data: data}), signer, tc.key)
+		nonce++
+		if err := cl.SendTransaction(ctx, tx); err != nil {
+			b.Fatal(err)
+		}
+		if i%250 == 249 {
+			tc.backend.Commit()
+		}
+	}
+	tc.backend.Commit()
+	latest, _ := cl.BlockNumber(ctx)
+	c := NewClient("sim", []string{tc.url}, ClientOptions{})
+	var logs int
+	b.ResetTimer()
+	for range b.N {
+		s, err := RebuildHolders(ctx, c, m.token, latest, HolderBudget{Duration: time.Minute})
+		if err != nil || !s.Complete {
+			b.Fatalf("rebuild: %v (complete %v)", err, s != nil && s.Complete)
+		}
+		logs += s.Transfers
+	}
+	b.ReportMetric(float64(logs)/b.Elapsed().Seconds(), "logs/s")
+}
