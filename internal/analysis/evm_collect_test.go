@@ -169,6 +169,7 @@ func TestEVMHolderLabels(t *testing.T) {
 		BurnAddresses: []string{"0x000000000000000000000000000000000000dEaD"},
 		Lockers:       map[string]string{"0x00000000000000000000000000000000000000Lc": "UNCX"},
 		Deployer:      EVMDeployerFacts{Creator: &creator},
+		Exchanges:     map[string]string{"0x00000000000000000000000000000000000000e1": "Binance 14"},
 		Liquidity:     EVMLiquidityFacts{Pools: []EVMPool{{Address: "0x1111111111111111111111111111111111111111"}}},
 	}
 	tests := map[string]string{
@@ -178,6 +179,7 @@ func TestEVMHolderLabels(t *testing.T) {
 		"0x00000000000000000000000000000000000000C1": "creator",
 		"0x00000000000000000000000000000000000000b0": "owner",
 		"0x00000000000000000000000000000000000000aa": "token",
+		"0x00000000000000000000000000000000000000E1": "exchange",
 		"0x0000000000000000000000000000000000000999": "",
 	}
 	for addr, want := range tests {

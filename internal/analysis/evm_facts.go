@@ -29,6 +29,8 @@ type EVMFacts struct {
 	// (lockers by address → name), used to label holders.
 	BurnAddresses []string
 	Lockers       map[string]string
+	// Exchanges are known exchange wallets (address → name).
+	Exchanges map[string]string
 	// Now is the scan time (pool ages).
 	Now time.Time
 }

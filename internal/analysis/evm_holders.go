@@ -31,8 +31,8 @@ type EVMHolder struct {
 	Balance    string   `json:"balance"`
 	SharePct   *float64 `json:"share_pct"`
 	IsContract *bool    `json:"is_contract"`
-	// Label is pool, burn, locker, creator, owner, token (the token
-	// contract itself) or "".
+	// Label is pool, burn, locker, creator, owner, exchange, token (the
+	// token contract itself) or "".
 	Label string `json:"label,omitempty"`
 }
 
@@ -61,6 +61,11 @@ func evmHolderLabel(f *EVMFacts, h EVMHolderBalance) string {
 	}
 	if f.OwnerKnown && evmSameAddress(f.Owner, h.Address) {
 		return "owner"
+	}
+	for a := range f.Exchanges {
+		if evmSameAddress(a, h.Address) {
+			return "exchange"
+		}
 	}
 	if evmSameAddress(f.Token, h.Address) {
 		return "token"
