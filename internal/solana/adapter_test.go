@@ -466,6 +466,11 @@ func TestAssessDeadlineAfterVerdict(t *testing.T) {
 	if got.Checklist.NotHoneypot || got.Checklist.HealthyHolders {
 		t.Errorf("checklist = %+v: unknown must be false", got.Checklist)
 	}
+	for _, w := range got.Warnings {
+		if strings.Contains(w, "127.0.0.1") || strings.Contains(w, "http") {
+			t.Errorf("warning names the RPC endpoint: %s", w)
+		}
+	}
 }
 
 func TestAssessNodeWithoutBatches(t *testing.T) {

@@ -229,7 +229,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	calls = append(calls, largest, sigCall)
 
 	if err := c.client.Batch(ctx, calls); err != nil {
-		msg := "RPC batch failed: " + err.Error()
+		msg := "RPC batch failed: " + describe(err)
 		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pools unknown: "+msg)
 		f.Warnings.Holder = append(f.Warnings.Holder, "holders: largest accounts unknown: "+msg)
 		c.sigErr = err
@@ -241,7 +241,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	for _, q := range queries {
 		if q.call.Err != nil {
 			if !failed[q.dex.name] {
-				f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pools could not be searched: %v", q.dex.name, q.call.Err))
+				f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pools could not be searched: %s", q.dex.name, describe(q.call.Err)))
 			}
 			failed[q.dex.name] = true
 			continue
@@ -281,7 +281,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	}
 
 	if largest.Err != nil {
-		f.Warnings.Holder = append(f.Warnings.Holder, "holders: getTokenLargestAccounts failed: "+largest.Err.Error())
+		f.Warnings.Holder = append(f.Warnings.Holder, "holders: getTokenLargestAccounts failed: "+describe(largest.Err))
 	} else {
 		c.largest = largest.Result.(*largestAccountsResult).Value
 	}
@@ -298,7 +298,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 func (c *collector) solPrice(q *poolQuery) {
 	f := c.facts
 	if q.call.Err != nil {
-		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: SOL/USDC price pools could not be read: "+q.call.Err.Error())
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: SOL/USDC price pools could not be read: "+describe(q.call.Err))
 		return
 	}
 	var best *PoolState
@@ -395,8 +395,8 @@ func (c *collector) roundTrip3(ctx context.Context) {
 	}
 	wg.Wait()
 	if accErr != nil {
-		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pool vaults could not be read: "+accErr.Error())
-		f.Warnings.Holder = append(f.Warnings.Holder, "holders: token account owners could not be read: "+accErr.Error())
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pool vaults could not be read: "+describe(accErr))
+		f.Warnings.Holder = append(f.Warnings.Holder, "holders: token account owners could not be read: "+describe(accErr))
 	}
 	get := func(k PublicKey) (*Account, bool) {
 		i, ok := index[k]
@@ -573,7 +573,7 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 	var oldest *signatureInfo
 	switch {
 	case c.sigErr != nil:
-		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the mint's signatures could not be read: "+c.sigErr.Error())
+		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the mint's signatures could not be read: "+describe(c.sigErr))
 	case len(c.signatures) == 0:
 		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the node returned no signatures for the mint (history pruned?)")
 	case c.sigsComplete:
@@ -582,7 +582,7 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 		if tx != nil && tx.Err == nil {
 			txr = tx.Result.(*transactionResult)
 		} else if tx != nil {
-			f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the creation transaction could not be read: "+tx.Err.Error())
+			f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the creation transaction could not be read: "+describe(tx.Err))
 		}
 	case late != nil:
 		oldest = late.oldest
@@ -590,7 +590,7 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 		txr = late.tx
 		switch {
 		case late.err != nil:
-			f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: paging to the first transaction failed: "+late.err.Error())
+			f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: paging to the first transaction failed: "+describe(late.err))
 		case !late.complete:
 			f.Warnings.Deployer = append(f.Warnings.Deployer, fmt.Sprintf("deployer: more than %d signatures; the first transaction was not reached", c.sigPages*signaturePageSize))
 		}

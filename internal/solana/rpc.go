@@ -440,3 +440,28 @@ type epochInfo struct {
 type balanceResult struct {
 	Value uint64 `json:"value"`
 }
+
+// maxNodeMessage bounds a node's error message carried into a warning.
+const maxNodeMessage = 160
+
+// describe turns an RPC failure into text safe for a client-facing
+// warning: never a transport error (it can name the endpoint), only the
+// kind of failure or the node's own JSON-RPC error.
+func describe(err error) string {
+	var ue *UpstreamError
+	var re *RPCError
+	switch {
+	case errors.As(err, &ue) && ue.Timeout:
+		return "the scan deadline passed"
+	case errors.As(err, &ue):
+		return "no RPC endpoint answered"
+	case errors.As(err, &re):
+		msg := re.Message
+		if len(msg) > maxNodeMessage {
+			msg = msg[:maxNodeMessage] + "…"
+		}
+		return fmt.Sprintf("node error %d: %s", re.Code, msg)
+	default:
+		return "unexpected node response"
+	}
+}
