@@ -131,6 +131,7 @@ func (c *Client) Batch(ctx context.Context, calls []*Call) error {
 	var lastErr error
 	for attempt := 0; attempt < c.attempts; attempt++ {
 		var wait time.Duration
+		retry := false
 		for i, u := range c.urls {
 			for _, call := range calls {
 				if c.upstream != nil {
@@ -150,13 +151,15 @@ func (c *Client) Batch(ctx context.Context, calls []*Call) error {
 			if ctx.Err() != nil {
 				return &UpstreamError{Timeout: errors.Is(ctx.Err(), context.DeadlineExceeded), Err: lastErr}
 			}
+			// Any failure moves on to the next endpoint; only transient
+			// ones (429, 5xx, network) are worth another round.
 			var re *retryableError
-			if !errors.As(err, &re) {
-				return &UpstreamError{Err: lastErr}
+			if errors.As(err, &re) {
+				retry = true
+				wait = max(wait, re.retryAfter)
 			}
-			wait = max(wait, re.retryAfter)
 		}
-		if attempt == c.attempts-1 {
+		if !retry || attempt == c.attempts-1 {
 			break
 		}
 		wait = max(wait, c.backoff<<attempt)
