@@ -4,7 +4,6 @@ package ratelimittest
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -221,10 +220,4 @@ func testInvalidWindow(t *testing.T, l ratelimit.Limiter, _ *Clock) {
 			t.Errorf("window %v: no error", w)
 		}
 	}
-}
-
-// Prefix returns a key prefix unique to this test run, for shared servers.
-func Prefix(t *testing.T) string {
-	t.Helper()
-	return fmt.Sprintf("trtest:%d:", time.Now().UnixNano())
 }
