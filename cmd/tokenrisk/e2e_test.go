@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,8 +18,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/solana/solanatest"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server goroutine and the test.
@@ -181,6 +187,9 @@ func readManifest(t *testing.T, path string) devnet.Manifest {
 	return m
 }
 
+// usdcMint is mainnet USDC, served by the Solana test server.
+const usdcMint = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+
 // TestEndToEnd runs the real binary's serve with the in-process devnet and
 // the real EVM adapter, SQLite store and in-process limits, and exercises
 // each plan over HTTP.
@@ -196,6 +205,17 @@ func TestEndToEnd(t *testing.T) {
 		"TOKENRISK_CACHE_TTL":    "1m",
 		"TOKENRISK_SOURCIFY_URL": "none",
 	}
+	// A second dev chain stands in for Arbitrum (premium only), with one
+	// token deployed there alone.
+	arbitrum, arbOnly := chainWithOwnToken(t)
+	env["TOKENRISK_RPC_ARBITRUM"] = arbitrum
+	// Solana: the JSON-RPC test server with real mainnet account bytes.
+	sol := solanatest.New()
+	t.Cleanup(sol.Close)
+	if err := sol.LoadDir("../../internal/solana/testdata/accounts"); err != nil {
+		t.Fatal(err)
+	}
+	env["TOKENRISK_RPC_SOLANA"] = sol.URL()
 	s := startServer(t, env, "--devnet-manifest", manifestPath)
 	m := readManifest(t, manifestPath)
 	clean, ok := m.Token("clean")
@@ -254,16 +274,23 @@ func TestEndToEnd(t *testing.T) {
 	})
 
 	t.Run("pro: chain not in plan", func(t *testing.T) {
-		// Pro includes Solana, but --devnet leaves it disabled here.
-		r := s.scan(t, pro, "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263")
-		if r.status != 503 || r.code() != "unavailable" {
-			t.Errorf("pro scanning solana with solana disabled: %d %s", r.status, r.body)
+		// Pro includes Solana; free does not.
+		r := s.scan(t, pro, usdcMint)
+		if r.status != 200 || !bytes.Contains(r.body, []byte(`"chain":"solana"`)) {
+			t.Errorf("pro scanning a Solana mint: %d %s", r.status, r.body)
 		}
-		if r := s.scan(t, free, "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"); r.status != 403 || r.code() != "plan_forbidden" {
+		if r := s.scan(t, free, usdcMint); r.status != 403 || r.code() != "plan_forbidden" {
 			t.Errorf("free scanning solana: %d %s", r.status, r.body)
 		}
 		if r := s.scan(t, pro, clean.Address); r.status != 200 {
 			t.Errorf("pro scanning the devnet: %d %s", r.status, r.body)
+		}
+		// A token that exists only on Arbitrum, which pro lacks.
+		if r := s.scan(t, pro, arbOnly); r.status != 403 || r.code() != "plan_forbidden" {
+			t.Errorf("pro scanning an arbitrum-only token: %d %s", r.status, r.body)
+		}
+		if r := s.scan(t, premium, arbOnly); r.status != 200 || !bytes.Contains(r.body, []byte(`"chain":"arbitrum"`)) {
+			t.Errorf("premium scanning an arbitrum-only token: %d %s", r.status, r.body)
 		}
 	})
 
@@ -276,7 +303,7 @@ func TestEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rows) != 3 || rows[0][0] != "scan_id" { // header + the two 200 scans
+		if len(rows) != 4 || rows[0][0] != "scan_id" { // header + the three 200 scans
 			t.Fatalf("csv rows: %v", rows)
 		}
 		r = s.do(t, "GET", "/api/v1/scans/export?format=ndjson&chain=devnet", premium, "")
@@ -293,7 +320,7 @@ func TestEndToEnd(t *testing.T) {
 			}
 			lines++
 		}
-		if lines != 2 {
+		if lines != 2 { // the arbitrum scan is filtered out
 			t.Errorf("%d ndjson lines, want 2", lines)
 		}
 		var page struct {
@@ -339,4 +366,54 @@ func TestEndToEnd(t *testing.T) {
 	if strings.Contains(s.stderr.String(), premium) || strings.Contains(s.stderr.String(), free) {
 		t.Error("a key appears in the logs")
 	}
+}
+
+// chainWithOwnToken starts a second devnet and deploys on it, alone, a
+// copy of its clean token's code (a token with empty storage). It returns
+// the node's RPC URL and the token's address.
+func chainWithOwnToken(t *testing.T) (string, string) {
+	t.Helper()
+	ctx := context.Background()
+	d, err := devnet.Start(ctx, devnet.Options{CommitInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	m := d.Manifest()
+	clean, _ := m.Token("clean")
+	client := d.Backend().Client()
+	code, err := client.CodeAt(ctx, common.HexToAddress(clean.Address), nil)
+	if err != nil || len(code) == 0 {
+		t.Fatalf("clean token code: %v", err)
+	}
+	// Init code returning the runtime code that follows it:
+	// PUSH2 len DUP1 PUSH1 12 PUSH1 0 CODECOPY PUSH1 0 RETURN.
+	initCode := append([]byte{0x61, byte(len(code) >> 8), byte(len(code)), 0x80, 0x60, 0x0c, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3}, code...)
+	deployer := common.HexToAddress(m.Deployer)
+	key, ok := d.Key(deployer)
+	if !ok {
+		t.Fatal("no deployer key")
+	}
+	nonce, err := client.PendingNonceAt(ctx, deployer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	price, err := client.SuggestGasPrice(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := types.SignTx(types.NewContractCreation(nonce, big.NewInt(0), 5_000_000, price, initCode),
+		types.LatestSignerForChainID(big.NewInt(m.ChainID)), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := client.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	d.Commit()
+	addr := crypto.CreateAddress(deployer, nonce)
+	if got, err := client.CodeAt(ctx, addr, nil); err != nil || len(got) != len(code) {
+		t.Fatalf("copy not deployed: %d bytes, %v", len(got), err)
+	}
+	return d.RPCURL(), addr.Hex()
 }

@@ -2,12 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
 	"github.com/tokenrisk/tokenrisk/internal/store"
+	"github.com/tokenrisk/tokenrisk/internal/store/postgres"
 )
 
-// openPostgres opens the PostgreSQL store.
+// openPostgres opens (and migrates) the PostgreSQL store.
 func openPostgres(ctx context.Context, dsn string) (store.Store, error) {
-	return nil, errors.New("postgres: not built in yet; use --db")
+	st, err := postgres.Open(ctx, dsn, postgres.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	return st, nil
 }
