@@ -100,6 +100,12 @@ func (c *collector) roundTrip1(ctx context.Context) error {
 	} else {
 		c.facts.Warnings.Contract = append(c.facts.Warnings.Contract, "contract: cluster epoch unknown; the transfer fee in force is not established")
 	}
+	return c.absorbMint(accs, metaPDA, curvePDA)
+}
+
+// absorbMint decodes round trip 1's accounts (mint, then the metadata and
+// curve PDAs when asked for) into the facts: the contract verdict.
+func (c *collector) absorbMint(accs []*Account, metaPDA, curvePDA *PublicKey) error {
 	mintAcc := accs[0]
 	if mintAcc == nil {
 		return fault.Errorf(fault.TokenNotFound, "no account at %s on solana", c.mint)
