@@ -1,3 +1,6 @@
+// Package analysis is pure: it turns the facts a chain adapter collected into
+// the sections of a report (evidence, flags, status) and the safety
+// checklist. No I/O; every function is a table-tested function of its facts.
 package analysis
 
 // SolanaFacts is everything the Solana analyses need, as the solana adapter
