@@ -7,22 +7,29 @@ package devnet
 import (
 	"context"
 	"crypto/ecdsa"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/big"
 	"net"
+	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tokenrisk/tokenrisk/internal/chains"
@@ -68,7 +75,9 @@ type Devnet struct {
 }
 
 // Start boots the chain, deploys the AMM and the zoo, and serves JSON-RPC
-// over HTTP. The deployment is deterministic: the same addresses every run.
+// over HTTP. The deployment is deterministic (the same addresses every
+// run); its history is dated relative to now, so pool ages are real ages
+// by the wall clock. ctx bounds the start-up only.
 func Start(ctx context.Context, opts Options) (*Devnet, error) {
 	started := time.Now()
 	logger := opts.Logger
@@ -83,32 +92,47 @@ func Start(ctx context.Context, opts Options) (*Devnet, error) {
 	if err != nil {
 		return nil, err
 	}
-	backend, err := newBackend(accts.genesisAlloc(), host, port)
+	now := started.Truncate(time.Second)
+	genesisTime := now.Add(-historyStart)
+	plan, m, err := planZoo(accts, now)
+	if err != nil {
+		return nil, fmt.Errorf("devnet: plan: %w", err)
+	}
+	blocks, failed, err := plan.build(newGenesis(accts.genesisAlloc(), genesisTime))
 	if err != nil {
 		return nil, err
 	}
-	rpcURL := "http://" + net.JoinHostPort(host, strconv.Itoa(port))
-	// The committer watches the pool over the same endpoint clients use.
-	rc, err := rpc.DialHTTP(rpcURL)
+	backend, err := newBackend(newGenesis(accts.genesisAlloc(), genesisTime), host, port)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := inprocRPC(backend)
 	if err != nil {
 		_ = backend.Close()
-		return nil, fmt.Errorf("devnet: dial own rpc: %w", err)
+		return nil, err
 	}
 	d := &Devnet{
 		backend: backend,
 		rpc:     rc,
-		rpcURL:  rpcURL,
+		rpcURL:  "http://" + net.JoinHostPort(host, strconv.Itoa(port)),
 		log:     logger,
 		keys:    accts.keys(),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	m, err := deployZoo(ctx, d, accts)
-	if err != nil {
-		rc.Close()
+	if err := d.importBlocks(ctx, blocks); err != nil {
 		_ = backend.Close()
-		return nil, fmt.Errorf("devnet: deploy: %w", err)
+		return nil, err
 	}
+	if len(failed) > 0 {
+		client := backend.Client()
+		reasons := revertReasons(ctx, client, func(h common.Hash) (*types.Receipt, error) { return client.TransactionReceipt(ctx, h) }, failed)
+		_ = backend.Close()
+		return nil, fmt.Errorf("devnet: %d setup transactions reverted: %s", len(failed), reasons)
+	}
+	// One block at the wall clock's time: the head is "now", and the
+	// transaction pool has caught up with the imported state.
+	d.Commit()
 	m.RPCURL = d.rpcURL
 	m.ChainID = params.AllDevChainProtocolChanges.ChainID.Int64()
 	d.manifest = m
@@ -122,14 +146,70 @@ func Start(ctx context.Context, opts Options) (*Devnet, error) {
 	} else {
 		close(d.done)
 	}
-	head, _ := backend.Client().HeaderByNumber(ctx, nil)
-	var block uint64
-	if head != nil {
-		block = head.Number.Uint64()
-	}
 	logger.Info("devnet ready", "rpc", d.rpcURL, "chain_id", m.ChainID, "tokens", len(m.Tokens),
-		"blocks", block, "took", time.Since(started).Round(time.Millisecond))
+		"setup_transactions", plan.sent, "blocks", len(blocks)+1, "took", time.Since(started).Round(time.Millisecond))
 	return d, nil
+}
+
+// importBlocks inserts the planned history through the node's
+// admin_importChain (reached in process only; it is not served over HTTP).
+func (d *Devnet) importBlocks(ctx context.Context, blocks []*types.Block) error {
+	f, err := os.CreateTemp("", "tokenrisk-devnet-*.rlp")
+	if err != nil {
+		return fmt.Errorf("devnet: history file: %w", err)
+	}
+	defer os.Remove(f.Name())
+	for _, b := range blocks {
+		if err := rlp.Encode(f, b); err != nil {
+			f.Close()
+			return fmt.Errorf("devnet: encode block %d: %w", b.NumberU64(), err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("devnet: history file: %w", err)
+	}
+	var ok bool
+	if err := d.rpc.CallContext(ctx, &ok, "admin_importChain", f.Name()); err != nil {
+		return fmt.Errorf("devnet: import history: %w", err)
+	}
+	head, err := d.backend.Client().BlockNumber(ctx)
+	if err != nil {
+		return fmt.Errorf("devnet: head after import: %w", err)
+	}
+	if want := uint64(len(blocks)); head != want {
+		return fmt.Errorf("devnet: head is block %d after importing %d blocks", head, want)
+	}
+	return nil
+}
+
+// inprocRPC digs the in-process RPC client out of the simulated backend's
+// ethclient (the only handle on the node's full API set, admin included).
+func inprocRPC(b *simulated.Backend) (*rpc.Client, error) {
+	v := reflect.ValueOf(b.Client())
+	if v.Kind() == reflect.Struct {
+		if f := v.FieldByName("Client"); f.IsValid() && f.CanInterface() {
+			if ec, ok := f.Interface().(*ethclient.Client); ok && ec != nil {
+				return ec.Client(), nil
+			}
+		}
+	}
+	return nil, errors.New("devnet: the simulated backend's client no longer wraps an ethclient.Client")
+}
+
+// newGenesis is the devnet genesis: the dev chain's forks minus Bogota
+// (whose gas schedule inflates a V2 swap ~3x, unlike any real chain), the
+// system contracts those forks call, and the funded accounts.
+func newGenesis(alloc types.GenesisAlloc, at time.Time) *core.Genesis {
+	cfg := *params.AllDevChainProtocolChanges
+	cfg.BogotaTime = nil
+	full := core.SystemContractAllocs()
+	maps.Copy(full, alloc)
+	return &core.Genesis{
+		Config:    &cfg,
+		GasLimit:  blockGasLimit,
+		Alloc:     full,
+		Timestamp: uint64(at.Unix()),
+	}
 }
 
 // listenAddr parses addr, picking a free loopback port when addr is "" or
@@ -171,29 +251,24 @@ func parseRPCAddr(addr string) (string, int, error) {
 	return host, int(port), nil
 }
 
-// newBackend builds the simulated chain. The dev genesis enables the
-// Bogota fork, whose gas schedule inflates a V2 swap ~3x; real chains are
-// not on it, so it is switched off.
-func newBackend(alloc types.GenesisAlloc, host string, port int) (backend *simulated.Backend, err error) {
-	cfg := *params.AllDevChainProtocolChanges
-	cfg.BogotaTime = nil
+// newBackend builds the simulated chain on genesis, serving HTTP JSON-RPC
+// on host:port.
+func newBackend(genesis *core.Genesis, host string, port int) (backend *simulated.Backend, err error) {
 	defer func() {
 		// NewBackend panics when the node cannot start (e.g. port taken).
 		if r := recover(); r != nil {
 			err = fmt.Errorf("devnet: start chain on %s: %v", net.JoinHostPort(host, strconv.Itoa(port)), r)
 		}
 	}()
-	backend = simulated.NewBackend(alloc,
-		simulated.WithBlockGasLimit(blockGasLimit),
-		func(nc *node.Config, ec *ethconfig.Config) {
-			ec.Genesis.Config = &cfg
-			ec.Genesis.Timestamp = uint64(time.Now().Add(-24 * time.Hour).Unix())
-			nc.HTTPHost = host
-			nc.HTTPPort = port
-			nc.HTTPModules = []string{"eth", "net", "web3", "txpool"}
-			nc.HTTPVirtualHosts = []string{"*"}
-			nc.HTTPCors = []string{"*"}
-		})
+	backend = simulated.NewBackend(nil, func(nc *node.Config, ec *ethconfig.Config) {
+		ec.Genesis = genesis
+		ec.Miner.GasCeil = blockGasLimit
+		nc.HTTPHost = host
+		nc.HTTPPort = port
+		nc.HTTPModules = []string{"eth", "net", "web3", "txpool"}
+		nc.HTTPVirtualHosts = []string{"*"}
+		nc.HTTPCors = []string{"*"}
+	})
 	return backend, nil
 }
 
@@ -291,7 +366,6 @@ func (d *Devnet) Close() error {
 	d.closeOnce.Do(func() {
 		close(d.stop)
 		<-d.done
-		d.rpc.Close()
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		if err := d.backend.Close(); err != nil {

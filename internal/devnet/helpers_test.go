@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -238,4 +239,20 @@ func (d *Devnet) whaleAddr() common.Address {
 		panic(err)
 	}
 	return a.addr
+}
+
+// contractABI is the parsed ABI of an artifact.
+func contractABI(name string) (abi.ABI, error) {
+	c, err := contracts.Artifact(name)
+	return c.ABI, err
+}
+
+// mintTopic is the V2 pair's Mint event topic.
+func mintTopic(t *testing.T) common.Hash {
+	t.Helper()
+	a, err := contractABI("V2Pair")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.Events["Mint"].ID
 }

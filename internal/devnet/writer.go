@@ -2,16 +2,18 @@ package devnet
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/consensus/beacon"
+	"github.com/ethereum/go-ethereum/consensus/ethash"
+	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient/simulated"
 
 	"github.com/tokenrisk/tokenrisk/contracts"
 )
@@ -20,8 +22,6 @@ import (
 const (
 	deployGas = 6_000_000
 	callGas   = 1_500_000
-	// maxCommits bounds how many blocks mine waits for its transactions.
-	maxCommits = 64
 )
 
 var (
@@ -29,34 +29,34 @@ var (
 	gasFeeCap = big.NewInt(100_000_000_000) // 100 gwei
 )
 
-// sentTx is a transaction waiting to be mined.
+// sentTx is a setup transaction and what it is for.
 type sentTx struct {
-	hash common.Hash
+	tx   *types.Transaction
 	what string
 	from common.Address
-	to   *common.Address
-	data []byte
-	val  *big.Int
-	gas  uint64
 }
 
-// writer signs and sends setup transactions and mines them in batches.
+// plannedBlock is a block of setup transactions; at, when set, is its
+// timestamp.
+type plannedBlock struct {
+	at  time.Time
+	txs []sentTx
+}
+
+// writer plans the setup history: it signs transactions into blocks with
+// chosen timestamps, which build then executes into a chain. Planning the
+// history offline is what lets the pools have real ages: a live dev chain
+// can only mine at the wall clock's time or later.
 type writer struct {
-	client  simulated.Client
-	commit  func() common.Hash
-	signer  types.Signer
-	abis    map[string]contracts.Compiled
-	pending []sentTx
-	sent    int
+	signer types.Signer
+	abis   map[string]contracts.Compiled
+	blocks []plannedBlock
+	open   bool // the last block still takes transactions
+	sent   int
 }
 
-func newWriter(client simulated.Client, commit func() common.Hash, chainID *big.Int) *writer {
-	return &writer{
-		client: client,
-		commit: commit,
-		signer: types.LatestSignerForChainID(chainID),
-		abis:   map[string]contracts.Compiled{},
-	}
+func newWriter(chainID *big.Int) *writer {
+	return &writer{signer: types.LatestSignerForChainID(chainID), abis: map[string]contracts.Compiled{}}
 }
 
 // artifact returns a compiled contract, loading it once.
@@ -72,8 +72,18 @@ func (w *writer) artifact(name string) (contracts.Compiled, error) {
 	return c, nil
 }
 
-// send signs and submits one transaction from acct.
-func (w *writer) send(ctx context.Context, from *account, to *common.Address, value *big.Int, data []byte, gas uint64, what string) error {
+// seal ends the current block: later transactions go into a new one,
+// mined at `at` when it is not zero (else 10 s after its parent).
+func (w *writer) seal(at time.Time) {
+	w.open = false
+	if !at.IsZero() {
+		w.blocks = append(w.blocks, plannedBlock{at: at})
+		w.open = true
+	}
+}
+
+// send signs one transaction from acct into the current block.
+func (w *writer) send(from *account, to *common.Address, value *big.Int, data []byte, gas uint64, what string) error {
 	if value == nil {
 		value = new(big.Int)
 	}
@@ -89,18 +99,20 @@ func (w *writer) send(ctx context.Context, from *account, to *common.Address, va
 	if err != nil {
 		return fmt.Errorf("devnet: sign %s: %w", what, err)
 	}
-	if err := w.client.SendTransaction(ctx, tx); err != nil {
-		return fmt.Errorf("devnet: send %s: %w", what, err)
+	if !w.open {
+		w.blocks = append(w.blocks, plannedBlock{})
+		w.open = true
 	}
+	last := &w.blocks[len(w.blocks)-1]
+	last.txs = append(last.txs, sentTx{tx: tx, what: what, from: from.addr})
 	from.nonce++
 	w.sent++
-	w.pending = append(w.pending, sentTx{hash: tx.Hash(), what: what, from: from.addr, to: to, data: data, val: value, gas: gas})
 	return nil
 }
 
-// deploy sends the creation of contract name with constructor args and
+// deploy plans the creation of contract name with constructor args and
 // returns the address it will have.
-func (w *writer) deploy(ctx context.Context, from *account, name string, args ...any) (common.Address, error) {
+func (w *writer) deploy(from *account, name string, args ...any) (common.Address, error) {
 	c, err := w.artifact(name)
 	if err != nil {
 		return common.Address{}, err
@@ -111,14 +123,14 @@ func (w *writer) deploy(ctx context.Context, from *account, name string, args ..
 	}
 	addr := crypto.CreateAddress(from.addr, from.nonce)
 	code := append(append([]byte(nil), c.Bytecode...), packed...)
-	if err := w.send(ctx, from, nil, nil, code, deployGas, "deploy "+name+" by "+from.name); err != nil {
+	if err := w.send(from, nil, nil, code, deployGas, "deploy "+name+" by "+from.name); err != nil {
 		return common.Address{}, err
 	}
 	return addr, nil
 }
 
-// invoke sends a call of method on a contract of type name at to.
-func (w *writer) invoke(ctx context.Context, from *account, name string, to common.Address, value *big.Int, method string, args ...any) error {
+// invoke plans a call of method on a contract of type name at to.
+func (w *writer) invoke(from *account, name string, to common.Address, value *big.Int, method string, args ...any) error {
 	c, err := w.artifact(name)
 	if err != nil {
 		return err
@@ -131,78 +143,61 @@ func (w *writer) invoke(ctx context.Context, from *account, name string, to comm
 	if strings.HasPrefix(method, "addLiquidity") {
 		gas = deployGas // may create the pair
 	}
-	return w.send(ctx, from, &to, value, data, gas, name+"."+method+" by "+from.name)
+	return w.send(from, &to, value, data, gas, name+"."+method+" by "+from.name)
 }
 
-// read calls a view method and unpacks its results.
-func (w *writer) read(ctx context.Context, name string, to common.Address, method string, args ...any) ([]any, error) {
-	c, err := w.artifact(name)
-	if err != nil {
-		return nil, err
-	}
-	data, err := c.ABI.Pack(method, args...)
-	if err != nil {
-		return nil, fmt.Errorf("devnet: pack %s.%s: %w", name, method, err)
-	}
-	out, err := w.client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
-	if err != nil {
-		return nil, fmt.Errorf("devnet: call %s.%s: %w", name, method, err)
-	}
-	res, err := c.ABI.Unpack(method, out)
-	if err != nil {
-		return nil, fmt.Errorf("devnet: unpack %s.%s: %w", name, method, err)
-	}
-	return res, nil
-}
-
-// mine commits blocks until every sent transaction has a receipt and
-// fails, naming the transaction and its revert reason, if one reverted.
-func (w *writer) mine(ctx context.Context) error {
-	waiting := w.pending
-	w.pending = nil
-	var failed []string
-	for range maxCommits {
-		if len(waiting) == 0 {
-			break
+// build executes the planned blocks on top of genesis. It returns the
+// blocks and the setup transactions that reverted.
+func (w *writer) build(genesis *core.Genesis) (blocks []*types.Block, failed []sentTx, err error) {
+	defer func() {
+		// The chain maker panics on a transaction it cannot include
+		// (bad nonce, gas or fee): a bug in the plan, reported as an error.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("devnet: build setup chain: %v", r)
 		}
-		w.commit()
-		var still []sentTx
-		for _, tx := range waiting {
-			r, err := w.client.TransactionReceipt(ctx, tx.hash)
-			if errors.Is(err, ethereum.NotFound) {
-				still = append(still, tx)
-				continue
+	}()
+	engine := beacon.New(ethash.NewFaker())
+	_, blocks, receipts := core.GenerateChainWithGenesis(genesis, engine, len(w.blocks), func(i int, g *core.BlockGen) {
+		if at := w.blocks[i].at; !at.IsZero() {
+			want := uint64(at.Unix())
+			if want <= g.Timestamp() {
+				panic(fmt.Sprintf("block %d planned at %d, before its parent's time allows (%d)", i+1, want, g.Timestamp()))
 			}
-			if err != nil {
-				return fmt.Errorf("devnet: receipt of %s: %w", tx.what, err)
-			}
+			g.OffsetTime(int64(want - g.Timestamp()))
+		}
+		for _, s := range w.blocks[i].txs {
+			g.AddTx(s.tx)
+		}
+	})
+	for i, rs := range receipts {
+		for j, r := range rs {
 			if r.Status != types.ReceiptStatusSuccessful {
-				reason := w.revertReason(ctx, tx, r.BlockNumber)
-				if r.GasUsed == tx.gas {
-					reason = "out of gas"
-				}
-				failed = append(failed, tx.what+": "+reason)
+				failed = append(failed, w.blocks[i].txs[j])
 			}
 		}
-		waiting = still
 	}
-	if len(waiting) > 0 {
-		return fmt.Errorf("devnet: %d transactions not mined after %d blocks (first: %s)", len(waiting), maxCommits, waiting[0].what)
-	}
-	if len(failed) > 0 {
-		return fmt.Errorf("devnet: %d setup transactions reverted: %s", len(failed), strings.Join(failed, "; "))
-	}
-	return nil
+	return blocks, failed, nil
 }
 
-// revertReason replays a failed transaction on its parent block: a best
-// effort that is exact when nothing earlier in the block touched the same
-// state.
-func (w *writer) revertReason(ctx context.Context, tx sentTx, block *big.Int) string {
-	parent := new(big.Int).Sub(block, big.NewInt(1))
-	_, err := w.client.CallContract(ctx, ethereum.CallMsg{From: tx.from, To: tx.to, Value: tx.val, Data: tx.data, Gas: deployGas}, parent)
-	if err == nil {
-		return "reverted (a replay on the parent block succeeds)"
+// revertReasons replays failed transactions on their parent blocks of the
+// live chain and describes each failure: a best effort, exact when nothing
+// earlier in the same block touched the same state.
+func revertReasons(ctx context.Context, client ethereum.ContractCaller, receipts func(common.Hash) (*types.Receipt, error), failed []sentTx) string {
+	var out []string
+	for _, f := range failed {
+		reason := "reverted"
+		if r, err := receipts(f.tx.Hash()); err == nil {
+			if r.GasUsed == f.tx.Gas() {
+				reason = "out of gas"
+			} else {
+				parent := new(big.Int).Sub(r.BlockNumber, big.NewInt(1))
+				msg := ethereum.CallMsg{From: f.from, To: f.tx.To(), Value: f.tx.Value(), Data: f.tx.Data(), Gas: f.tx.Gas()}
+				if _, err := client.CallContract(ctx, msg, parent); err != nil {
+					reason = err.Error()
+				}
+			}
+		}
+		out = append(out, f.what+": "+reason)
 	}
-	return err.Error() + " (replayed on the parent block)"
+	return strings.Join(out, "; ")
 }

@@ -1,7 +1,6 @@
 package devnet
 
 import (
-	"context"
 	"fmt"
 	"hash/fnv"
 	"math/big"
@@ -12,10 +11,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 )
-
-// poolAge is how much older the established pools are than the young ones:
-// more than the engine's 72-hour NEW_POOL threshold.
-const poolAge = 5 * 24 * time.Hour
 
 // erc20ABI is the artifact whose ABI is used for plain ERC-20 calls on any
 // zoo token (the selectors are the same everywhere).
@@ -58,7 +53,7 @@ type zooSpec struct {
 	kind      string
 	behaviour string
 	decimals  int
-	deploy    func(ctx context.Context, w *writer, env *zooEnv, creator *account, supply *big.Int) (deployed, error)
+	deploy    func(w *writer, env *zooEnv, creator *account, supply *big.Int) (deployed, error)
 	poolPct   int64 // percent of supply added to the WETH pool; 0 = no pool
 	poolETH   int64 // whole ETH beside it
 	young     bool  // pool added after the clock moved on: less than 72 h old
@@ -69,9 +64,9 @@ type zooSpec struct {
 	buys      int
 	owner     ownerKind
 	// after runs once liquidity and holders are in place (creator actions).
-	after func(ctx context.Context, w *writer, env *zooEnv, t *zooToken) error
+	after func(w *writer, env *zooEnv, t *zooToken) error
 	// trade runs in the trading phase, after the holders' buys.
-	trade func(ctx context.Context, w *writer, env *zooEnv, t *zooToken) error
+	trade func(w *writer, env *zooEnv, t *zooToken) error
 }
 
 // zooToken is a deployed spec.
@@ -85,9 +80,9 @@ type zooToken struct {
 }
 
 // plain deploys a contract whose constructor takes the given arguments.
-func plain(contract string, args func(env *zooEnv, creator *account, supply *big.Int) []any) func(context.Context, *writer, *zooEnv, *account, *big.Int) (deployed, error) {
-	return func(ctx context.Context, w *writer, env *zooEnv, creator *account, supply *big.Int) (deployed, error) {
-		addr, err := w.deploy(ctx, creator, contract, args(env, creator, supply)...)
+func plain(contract string, args func(env *zooEnv, creator *account, supply *big.Int) []any) func(*writer, *zooEnv, *account, *big.Int) (deployed, error) {
+	return func(w *writer, env *zooEnv, creator *account, supply *big.Int) (deployed, error) {
+		addr, err := w.deploy(creator, contract, args(env, creator, supply)...)
 		return deployed{token: addr}, err
 	}
 }
@@ -102,8 +97,8 @@ func named(name, symbol string) func(*zooEnv, *account, *big.Int) []any {
 
 // zooSpecs is the zoo, in the order of issue 3.
 func zooSpecs() []zooSpec {
-	renounce := func(ctx context.Context, w *writer, _ *zooEnv, t *zooToken) error {
-		return w.invoke(ctx, t.creator, t.contractABI(), t.token, nil, "renounceOwnership")
+	renounce := func(w *writer, _ *zooEnv, t *zooToken) error {
+		return w.invoke(t.creator, t.contractABI(), t.token, nil, "renounceOwnership")
 	}
 	std := func(s zooSpec) zooSpec {
 		if s.decimals == 0 {
@@ -202,8 +197,8 @@ func (t *zooToken) contractABI() string {
 	return erc20ABI
 }
 
-func deployProxy(ctx context.Context, w *writer, _ *zooEnv, creator *account, supply *big.Int) (deployed, error) {
-	impl, err := w.deploy(ctx, creator, "UpgradeableToken")
+func deployProxy(w *writer, _ *zooEnv, creator *account, supply *big.Int) (deployed, error) {
+	impl, err := w.deploy(creator, "UpgradeableToken")
 	if err != nil {
 		return deployed{}, err
 	}
@@ -215,25 +210,25 @@ func deployProxy(ctx context.Context, w *writer, _ *zooEnv, creator *account, su
 	if err != nil {
 		return deployed{}, fmt.Errorf("devnet: pack initialize: %w", err)
 	}
-	proxy, err := w.deploy(ctx, creator, "TransparentProxy", impl, creator.addr, init)
+	proxy, err := w.deploy(creator, "TransparentProxy", impl, creator.addr, init)
 	return deployed{token: proxy, implementation: impl}, err
 }
 
-func deployHooked(ctx context.Context, w *writer, _ *zooEnv, creator *account, supply *big.Int) (deployed, error) {
-	counter, err := w.deploy(ctx, creator, "TransferCounter")
+func deployHooked(w *writer, _ *zooEnv, creator *account, supply *big.Int) (deployed, error) {
+	counter, err := w.deploy(creator, "TransferCounter")
 	if err != nil {
 		return deployed{}, err
 	}
-	token, err := w.deploy(ctx, creator, "HookedToken", supply)
+	token, err := w.deploy(creator, "HookedToken", supply)
 	if err != nil {
 		return deployed{}, err
 	}
-	err = w.invoke(ctx, creator, "HookedToken", token, nil, "setListener", counter)
+	err = w.invoke(creator, "HookedToken", token, nil, "setListener", counter)
 	return deployed{token: token}, err
 }
 
-func deployRegistry(ctx context.Context, w *writer, _ *zooEnv, creator *account, _ *big.Int) (deployed, error) {
-	reg, err := w.deploy(ctx, creator, "VaultRegistry")
+func deployRegistry(w *writer, _ *zooEnv, creator *account, _ *big.Int) (deployed, error) {
+	reg, err := w.deploy(creator, "VaultRegistry")
 	if err != nil {
 		return deployed{}, err
 	}
@@ -241,7 +236,7 @@ func deployRegistry(ctx context.Context, w *writer, _ *zooEnv, creator *account,
 		var key [32]byte
 		copy(key[:], name)
 		vault := common.BigToAddress(big.NewInt(int64(0x1000 + i)))
-		if err := w.invoke(ctx, creator, "VaultRegistry", reg, nil, "register", key, vault); err != nil {
+		if err := w.invoke(creator, "VaultRegistry", reg, nil, "register", key, vault); err != nil {
 			return deployed{}, err
 		}
 	}
@@ -250,65 +245,69 @@ func deployRegistry(ctx context.Context, w *writer, _ *zooEnv, creator *account,
 
 // walletToWallet moves tokens between holders, so the transfer fee shows
 // in the logs.
-func walletToWallet(ctx context.Context, w *writer, env *zooEnv, t *zooToken) error {
+func walletToWallet(w *writer, env *zooEnv, t *zooToken) error {
 	for i := range 3 {
 		from := env.accts.holders[(t.offset+i)%holderCount]
 		to := env.accts.holders[(t.offset+i+10)%holderCount]
 		amount := new(big.Int).Div(t.supply, big.NewInt(10_000))
-		if err := w.invoke(ctx, from, erc20ABI, t.token, nil, "transfer", to.addr, amount); err != nil {
+		if err := w.invoke(from, erc20ABI, t.token, nil, "transfer", to.addr, amount); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// deployZoo deploys the AMM and the zoo and returns the manifest (without
-// the RPC URL and chain id, which the caller knows).
-func deployZoo(ctx context.Context, d *Devnet, a *accounts) (Manifest, error) {
-	w := newWriter(d.backend.Client(), d.Commit, params.AllDevChainProtocolChanges.ChainID)
+// History of the setup chain: the zoo was deployed six days ago, the
+// established pools got liquidity then and trades two days later, the
+// young pools (under the engine's 72-hour NEW_POOL threshold) 20 hours ago.
+const (
+	historyStart   = 6 * 24 * time.Hour
+	oldTradesAgo   = 4 * 24 * time.Hour
+	youngLaunchAgo = 20 * time.Hour
+	youngTradesAgo = 19 * time.Hour
+)
+
+// planZoo plans the whole setup history (the AMM, the USD pool, the zoo,
+// its pools, holders and trades) as blocks relative to now, and returns
+// the plan and the manifest (without the RPC URL and chain id).
+func planZoo(a *accounts, now time.Time) (*writer, Manifest, error) {
+	w := newWriter(params.AllDevChainProtocolChanges.ChainID)
 	env := &zooEnv{accts: a}
 	dep := a.deployer
-	started := time.Now()
 
-	// Phase 1: WETH, the AMM, the locker and USDC.
+	// Block 1: WETH, the AMM, the locker and USDC.
 	var err error
-	steps := []struct {
-		dst  *common.Address
-		name string
-		args []any
-	}{
-		{&env.weth, "WETH", nil},
-		{&env.factory, "V2Factory", []any{dep.addr}},
-		{&env.router, "V2Router", nil},
-		{&env.locker, "LPLocker", nil},
-		{&env.usdc, "StableUSD", []any{new(big.Int).Mul(big.NewInt(1_000_000_000), big.NewInt(1_000_000))}},
+	if env.weth, err = w.deploy(dep, "WETH"); err != nil {
+		return nil, Manifest{}, err
 	}
-	for _, s := range steps {
-		args := s.args
-		if s.name == "V2Router" {
-			args = []any{env.factory, env.weth}
-		}
-		if *s.dst, err = w.deploy(ctx, dep, s.name, args...); err != nil {
-			return Manifest{}, err
-		}
+	if env.factory, err = w.deploy(dep, "V2Factory", dep.addr); err != nil {
+		return nil, Manifest{}, err
 	}
-	if err := w.mine(ctx); err != nil {
-		return Manifest{}, fmt.Errorf("AMM: %w", err)
+	if env.router, err = w.deploy(dep, "V2Router", env.factory, env.weth); err != nil {
+		return nil, Manifest{}, err
+	}
+	if env.locker, err = w.deploy(dep, "LPLocker"); err != nil {
+		return nil, Manifest{}, err
+	}
+	usdSupply := new(big.Int).Mul(big.NewInt(1_000_000_000), big.NewInt(1_000_000))
+	if env.usdc, err = w.deploy(dep, "StableUSD", usdSupply); err != nil {
+		return nil, Manifest{}, err
 	}
 	pairArt, err := w.artifact("V2Pair")
 	if err != nil {
-		return Manifest{}, err
+		return nil, Manifest{}, err
 	}
 	env.pairCodeHash = crypto.Keccak256Hash(pairArt.Bytecode)
+	w.seal(time.Time{})
 
-	// Phase 2: every zoo contract.
+	// Block 2: every zoo contract.
 	var zoo []*zooToken
 	for i, spec := range zooSpecs() {
 		creator := a.creators[spec.kind]
 		supply := new(big.Int).Mul(big.NewInt(1_000_000_000), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(spec.decimals)), nil))
-		dd, err := spec.deploy(ctx, w, env, creator, supply)
+		dd, err := spec.deploy(w, env, creator, supply)
 		if err != nil {
-			return Manifest{}, fmt.Errorf("%s: %w", spec.kind, err)
+			return nil, Manifest{}, fmt.Errorf("%s: %w", spec.kind, err)
 		}
 		t := &zooToken{spec: spec, creator: creator, supply: supply, deployed: dd, offset: (i * 7) % holderCount}
 		if spec.poolPct > 0 {
@@ -316,26 +315,23 @@ func deployZoo(ctx context.Context, d *Devnet, a *accounts) (Manifest, error) {
 		}
 		zoo = append(zoo, t)
 	}
-	if err := w.mine(ctx); err != nil {
-		return Manifest{}, fmt.Errorf("zoo contracts: %w", err)
-	}
+	w.seal(time.Time{})
 
-	// Phase 3: the USD pool, then established pools; phase 4: trading.
-	usdPair, err := addUSDPool(ctx, w, env)
+	// Block 3: the USD pool and the established pools; block 4, two days
+	// later: their trades. Blocks 5 and 6: the young pools and trades.
+	usdPair, err := addUSDPool(w, env)
 	if err != nil {
-		return Manifest{}, err
+		return nil, Manifest{}, err
 	}
-	if err := launchAll(ctx, w, env, zoo, false); err != nil {
-		return Manifest{}, err
+	unlock := big.NewInt(now.Add(365 * 24 * time.Hour).Unix())
+	if err := launchAll(w, env, zoo, false, unlock, now.Add(-oldTradesAgo)); err != nil {
+		return nil, Manifest{}, err
 	}
-	// Phase 5: days later, the young pools.
-	if err := d.AdjustTime(poolAge); err != nil {
-		return Manifest{}, err
+	w.seal(now.Add(-youngLaunchAgo))
+	if err := launchAll(w, env, zoo, true, unlock, now.Add(-youngTradesAgo)); err != nil {
+		return nil, Manifest{}, err
 	}
-	if err := launchAll(ctx, w, env, zoo, true); err != nil {
-		return Manifest{}, err
-	}
-	d.log.Info("devnet zoo deployed", "transactions", w.sent, "took", time.Since(started).Round(time.Millisecond))
+	w.seal(time.Time{})
 
 	m := Manifest{
 		WETH: env.weth.Hex(), USDC: env.usdc.Hex(), Factory: env.factory.Hex(), Router: env.router.Hex(),
@@ -345,9 +341,6 @@ func deployZoo(ctx context.Context, d *Devnet, a *accounts) (Manifest, error) {
 		mt := ManifestToken{
 			Kind: t.spec.kind, Address: t.token.Hex(), Creator: t.creator.addr.Hex(),
 			Decimals: t.spec.decimals, Behaviour: t.spec.behaviour,
-		}
-		if t.spec.kind == "not_a_token" {
-			mt.Decimals = 0
 		}
 		if t.pair != (common.Address{}) {
 			mt.Pair = t.pair.Hex()
@@ -363,7 +356,7 @@ func deployZoo(ctx context.Context, d *Devnet, a *accounts) (Manifest, error) {
 		}
 		m.Tokens = append(m.Tokens, mt)
 	}
-	return m, nil
+	return w, m, nil
 }
 
 // pairFor is the CREATE2 address the factory gives the token/WETH pair.
@@ -380,47 +373,38 @@ func (env *zooEnv) pairFor(token common.Address) common.Address {
 var maxDeadline = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 
 // addUSDPool adds 100 WETH against 300,000 USDC: ETH at 3000 USD.
-func addUSDPool(ctx context.Context, w *writer, env *zooEnv) (common.Address, error) {
+func addUSDPool(w *writer, env *zooEnv) (common.Address, error) {
 	dep := env.accts.deployer
 	usd := new(big.Int).Mul(big.NewInt(300_000), big.NewInt(1_000_000))
-	if err := w.invoke(ctx, dep, "StableUSD", env.usdc, nil, "approve", env.router, usd); err != nil {
+	if err := w.invoke(dep, "StableUSD", env.usdc, nil, "approve", env.router, usd); err != nil {
 		return common.Address{}, err
 	}
-	if err := w.invoke(ctx, dep, "V2Router", env.router, ether(100), "addLiquidityETH", env.usdc, usd, big.NewInt(0), big.NewInt(0), dep.addr, maxDeadline); err != nil {
+	if err := w.invoke(dep, "V2Router", env.router, ether(100), "addLiquidityETH", env.usdc, usd, big.NewInt(0), big.NewInt(0), dep.addr, maxDeadline); err != nil {
 		return common.Address{}, err
 	}
 	return env.pairFor(env.usdc), nil
 }
 
-// launchAll adds liquidity, handles LP, spreads holders and trades for the
-// young or the established tokens.
-func launchAll(ctx context.Context, w *writer, env *zooEnv, zoo []*zooToken, young bool) error {
-	head, err := w.client.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("devnet: head: %w", err)
-	}
-	unlock := new(big.Int).SetUint64(head.Time + uint64((365 * 24 * time.Hour).Seconds()))
+// launchAll plans, for the young or the established tokens, a block of
+// creator transactions (liquidity, LP, holders) and then, at tradesAt, a
+// block of holders' trades.
+func launchAll(w *writer, env *zooEnv, zoo []*zooToken, young bool, unlock *big.Int, tradesAt time.Time) error {
 	for _, t := range zoo {
 		if t.spec.young != young {
 			continue
 		}
-		if err := launch(ctx, w, env, t, unlock); err != nil {
+		if err := launch(w, env, t, unlock); err != nil {
 			return fmt.Errorf("%s: %w", t.spec.kind, err)
 		}
 	}
-	if err := w.mine(ctx); err != nil {
-		return fmt.Errorf("launch: %w", err)
-	}
+	w.seal(tradesAt)
 	for _, t := range zoo {
 		if t.spec.young != young {
 			continue
 		}
-		if err := trade(ctx, w, env, t); err != nil {
+		if err := trade(w, env, t); err != nil {
 			return fmt.Errorf("%s: %w", t.spec.kind, err)
 		}
-	}
-	if err := w.mine(ctx); err != nil {
-		return fmt.Errorf("trading: %w", err)
 	}
 	return nil
 }
@@ -430,49 +414,49 @@ func pct(supply *big.Int, p int64) *big.Int {
 }
 
 // launch sends the creator's transactions for one token.
-func launch(ctx context.Context, w *writer, env *zooEnv, t *zooToken, unlock *big.Int) error {
+func launch(w *writer, env *zooEnv, t *zooToken, unlock *big.Int) error {
 	c := t.creator
 	s := t.spec
 	if s.poolPct > 0 {
 		amount := pct(t.supply, s.poolPct)
 		eth := ether(s.poolETH)
-		if err := w.invoke(ctx, c, erc20ABI, t.token, nil, "approve", env.router, amount); err != nil {
+		if err := w.invoke(c, erc20ABI, t.token, nil, "approve", env.router, amount); err != nil {
 			return err
 		}
-		if err := w.invoke(ctx, c, "V2Router", env.router, eth, "addLiquidityETH", t.token, amount, big.NewInt(0), big.NewInt(0), c.addr, maxDeadline); err != nil {
+		if err := w.invoke(c, "V2Router", env.router, eth, "addLiquidityETH", t.token, amount, big.NewInt(0), big.NewInt(0), c.addr, maxDeadline); err != nil {
 			return err
 		}
 		// The first mint of a pool gives sqrt(x*y) minus the 1000 locked shares.
 		lp := new(big.Int).Sub(new(big.Int).Sqrt(new(big.Int).Mul(amount, eth)), big.NewInt(1000))
 		switch s.lp {
 		case lpBurn:
-			if err := w.invoke(ctx, c, "V2Pair", t.pair, nil, "transfer", deadAddress, lp); err != nil {
+			if err := w.invoke(c, "V2Pair", t.pair, nil, "transfer", deadAddress, lp); err != nil {
 				return err
 			}
 		case lpLock:
-			if err := w.invoke(ctx, c, "V2Pair", t.pair, nil, "approve", env.locker, lp); err != nil {
+			if err := w.invoke(c, "V2Pair", t.pair, nil, "approve", env.locker, lp); err != nil {
 				return err
 			}
-			if err := w.invoke(ctx, c, "LPLocker", env.locker, nil, "lock", t.pair, lp, unlock); err != nil {
+			if err := w.invoke(c, "LPLocker", env.locker, nil, "lock", t.pair, lp, unlock); err != nil {
 				return err
 			}
 		}
 	}
 	if s.whalePct > 0 {
-		if err := w.invoke(ctx, c, erc20ABI, t.token, nil, "transfer", env.accts.whale.addr, pct(t.supply, s.whalePct)); err != nil {
+		if err := w.invoke(c, erc20ABI, t.token, nil, "transfer", env.accts.whale.addr, pct(t.supply, s.whalePct)); err != nil {
 			return err
 		}
 	}
 	if s.holders > 0 {
 		for i, amount := range spread(pct(t.supply, s.holderPct), s.holders, s.kind) {
 			h := env.accts.holders[(t.offset+i)%holderCount]
-			if err := w.invoke(ctx, c, erc20ABI, t.token, nil, "transfer", h.addr, amount); err != nil {
+			if err := w.invoke(c, erc20ABI, t.token, nil, "transfer", h.addr, amount); err != nil {
 				return err
 			}
 		}
 	}
 	if s.after != nil {
-		return s.after(ctx, w, env, t)
+		return s.after(w, env, t)
 	}
 	return nil
 }
@@ -497,19 +481,19 @@ func spread(total *big.Int, n int, seed string) []*big.Int {
 
 // trade makes a few holders buy through the router (real Swap and
 // Transfer logs) and runs the spec's own trading step.
-func trade(ctx context.Context, w *writer, env *zooEnv, t *zooToken) error {
+func trade(w *writer, env *zooEnv, t *zooToken) error {
 	if t.pair != (common.Address{}) {
 		for i := range t.spec.buys {
 			buyer := env.accts.holders[(t.offset+t.spec.holders+i)%holderCount]
 			value := new(big.Int).Mul(big.NewInt(int64(5+5*i)), big.NewInt(1e16)) // 0.05, 0.10, … ETH
 			path := []common.Address{env.weth, t.token}
-			if err := w.invoke(ctx, buyer, "V2Router", env.router, value, "swapExactETHForTokensSupportingFeeOnTransferTokens", big.NewInt(0), path, buyer.addr, maxDeadline); err != nil {
+			if err := w.invoke(buyer, "V2Router", env.router, value, "swapExactETHForTokensSupportingFeeOnTransferTokens", big.NewInt(0), path, buyer.addr, maxDeadline); err != nil {
 				return err
 			}
 		}
 	}
 	if t.spec.trade != nil {
-		return t.spec.trade(ctx, w, env, t)
+		return t.spec.trade(w, env, t)
 	}
 	return nil
 }

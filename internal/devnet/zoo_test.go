@@ -524,3 +524,61 @@ func TestWeirdMetadataAndNotAToken(t *testing.T) {
 		}
 	}
 }
+
+// Pool ages are real by the wall clock: the engine's NEW_POOL rule must
+// see the established pools as days old and the young ones as hours old.
+func TestPoolAges(t *testing.T) {
+	needZoo(t)
+	ctx := context.Background()
+	client := dn.Backend().Client()
+	m := dn.Manifest()
+	factory, err := contractABI("V2Factory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := factory.Events["PairCreated"].ID
+	head, err := client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Other tests move the clock on by a minute or so (cooldown).
+	if lag := time.Since(time.Unix(int64(head.Time), 0)); lag < -5*time.Minute || lag > time.Minute {
+		t.Errorf("head block time is %v off the wall clock, want about now", -lag)
+	}
+	tests := []struct {
+		kind     string
+		min, max time.Duration
+	}{
+		{"clean", 5 * 24 * time.Hour, 7 * 24 * time.Hour},
+		{"tax_sell_high", 5 * 24 * time.Hour, 7 * 24 * time.Hour},
+		{"honeypot_sell_blocked", 12 * time.Hour, 72 * time.Hour},
+		{"trading_disabled", 12 * time.Hour, 72 * time.Hour},
+	}
+	for _, tt := range tests {
+		tok := token(t, tt.kind)
+		// The first liquidity (Mint) dates the pool; pairs made in the
+		// token's constructor exist long before that.
+		logs, err := client.FilterLogs(ctx, ethereum.FilterQuery{
+			Addresses: []common.Address{addr(tok.Pair)},
+			Topics:    [][]common.Hash{{mintTopic(t)}},
+		})
+		if err != nil || len(logs) == 0 {
+			t.Fatalf("%s: no Mint log (err %v)", tt.kind, err)
+		}
+		h, err := client.HeaderByNumber(ctx, new(big.Int).SetUint64(logs[0].BlockNumber))
+		if err != nil {
+			t.Fatal(err)
+		}
+		age := time.Since(time.Unix(int64(h.Time), 0))
+		if age < tt.min || age > tt.max {
+			t.Errorf("%s pool got liquidity %v ago, want between %v and %v", tt.kind, age.Round(time.Minute), tt.min, tt.max)
+		}
+	}
+	pairs, err := client.FilterLogs(ctx, ethereum.FilterQuery{Addresses: []common.Address{addr(m.Factory)}, Topics: [][]common.Hash{{created}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 25 { // 24 zoo pools + WETH/USDC
+		t.Errorf("factory emitted %d PairCreated logs, want 25", len(pairs))
+	}
+}
