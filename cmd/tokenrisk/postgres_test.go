@@ -74,3 +74,44 @@ func TestServeOnPostgres(t *testing.T) {
 		t.Errorf("readyz: %d", r.status)
 	}
 }
+
+// TestScaleOutSharesLimits runs two instances on one PostgreSQL and one
+// Redis: a free key's per-minute rate is shared, and history written
+// through one instance is read through the other.
+func TestScaleOutSharesLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two servers")
+	}
+	redisURL := os.Getenv("TOKENRISK_TEST_REDIS")
+	if redisURL == "" {
+		t.Skip("Redis: set TOKENRISK_TEST_REDIS (e.g. redis://127.0.0.1:6379/0) to run")
+	}
+	dsn := postgresDSN(t)
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "devnet.json")
+	env := map[string]string{"TOKENRISK_POSTGRES": dsn, "TOKENRISK_REDIS": redisURL, "TOKENRISK_LOG_LEVEL": "warn"}
+	a := startServer(t, env, "--devnet-manifest", manifest)
+	b := startServer(t, env)
+	clean, _ := readManifest(t, manifest).Token("clean")
+	free, premium := a.key(t, "free"), a.key(t, "premium")
+	for i := range 10 {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		if r := s.scan(t, free, clean.Address); r.status != 200 {
+			t.Fatalf("scan %d: %d %s", i+1, r.status, r.body)
+		}
+	}
+	for _, s := range []*server{a, b} {
+		if r := s.scan(t, free, clean.Address); r.status != 429 || r.code() != "rate_limited" {
+			t.Errorf("11th scan across instances: %d %s", r.status, r.body)
+		}
+	}
+	if r := a.scan(t, premium, clean.Address); r.status != 200 {
+		t.Fatalf("premium scan: %d", r.status)
+	}
+	if r := b.do(t, "GET", "/api/v1/scans", premium, ""); r.status != 200 || !strings.Contains(string(r.body), clean.Address) {
+		t.Errorf("history through the other instance: %d %s", r.status, r.body)
+	}
+}

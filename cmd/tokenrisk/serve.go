@@ -8,12 +8,10 @@ import (
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/auth"
-	cachememory "github.com/tokenrisk/tokenrisk/internal/cache/memory"
 	"github.com/tokenrisk/tokenrisk/internal/config"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/metrics"
-	ratememory "github.com/tokenrisk/tokenrisk/internal/ratelimit/memory"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 )
 
@@ -46,17 +44,11 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	defer st.Close()
 
 	m := metrics.New()
-	backends, err := openShared(ctx, cfg)
+	backends, err := openShared(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer backends.close()
-	if backends.cache == nil {
-		backends.cache = cachememory.New(cachememory.Options{})
-	}
-	if backends.limiter == nil {
-		backends.limiter = ratememory.New(ratememory.Options{})
-	}
 	engine, err := scan.NewEngine(scan.EngineOptions{
 		Adapters:      adapters(cfg, reg, m),
 		Registry:      reg,
