@@ -879,6 +879,10 @@ func (r *scanRun) assemble(lens *LensResult, report, codeReport CodeReport, prox
 	for _, l := range ch.Lockers {
 		ef.Lockers[l.Address] = l.Name
 	}
+	ef.Exchanges = map[string]string{}
+	for _, e := range ch.Exchanges {
+		ef.Exchanges[e.Address] = e.Name
+	}
 	ef.Liquidity.Searched = lens != nil
 	for _, p := range s.pools {
 		rep := p.Report
