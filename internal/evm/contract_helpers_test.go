@@ -3,6 +3,10 @@ package evm
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
 )
 
 func fmtPtr[T any](p *T) string {
@@ -15,4 +19,15 @@ func fmtPtr[T any](p *T) string {
 func simString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+func abiPack(typ string, v any) ([]byte, error) {
+	return abi.Arguments{{Type: mustType(typ)}}.Pack(v)
+}
+
+// newSimulationFor runs fillSimulation on a fresh result.
+func newSimulationFor(r *simResult) *analysis.EVMSimulation {
+	res := &analysis.EVMSimulation{}
+	fillSimulation(res, r)
+	return res
 }

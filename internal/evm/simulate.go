@@ -392,6 +392,13 @@ var (
 // RevertReason renders revert data: Error(string) as its text, Panic as
 // its code, a custom error as its selector, raw text as text.
 func RevertReason(data []byte) string {
+	if s := revertText(data); s != "" {
+		return s
+	}
+	return "reverted with an empty reason"
+}
+
+func revertText(data []byte) string {
 	switch {
 	case len(data) == 0:
 		return "reverted without a reason"
