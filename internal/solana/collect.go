@@ -277,8 +277,18 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	}
 	f.Liquidity.SearchComplete = len(failed) == 0 && f.Trusted == "" && len(c.cfg.dexes) > 0 && len(c.cfg.unknownDEXes) == 0
 	if len(c.pools) > maxPools {
+		// Keep the pools most likely to matter: against a configured
+		// quote token first, then Whirlpools by in-range liquidity.
+		sort.SliceStable(c.pools, func(i, j int) bool {
+			qi, qj := c.againstQuote(c.pools[i].state), c.againstQuote(c.pools[j].state)
+			if qi != qj {
+				return qi
+			}
+			li, lj := c.pools[i].state.Liquidity, c.pools[j].state.Liquidity
+			return li != nil && lj != nil && li.Cmp(lj) > 0
+		})
 		f.Liquidity.SearchComplete = false
-		f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %d pools found; only the first %d are valued", len(c.pools), maxPools))
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %d pools found; only %d (quote-token pools first) are valued", len(c.pools), maxPools))
 		c.pools = c.pools[:maxPools]
 	}
 
@@ -297,6 +307,17 @@ func (c *collector) roundTrip2(ctx context.Context) {
 		c.signatures = sigs
 		c.sigsComplete = len(sigs) < signaturePageSize
 	}
+}
+
+// againstQuote reports whether a pool pairs the token with a configured
+// quote token.
+func (c *collector) againstQuote(st *PoolState) bool {
+	other := st.MintB
+	if st.MintB == c.mint {
+		other = st.MintA
+	}
+	_, ok := c.cfg.quotes[other]
+	return ok
 }
 
 // solPrice reads SOL/USD from the deepest wSOL/USDC Whirlpool by in-range

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/mr-tron/base58"
@@ -197,4 +199,54 @@ func TestAssessPumpSwapPool(t *testing.T) {
 func anchorDisc(name string) []byte {
 	h := sha256.Sum256([]byte("account:" + name))
 	return h[:8]
+}
+
+func TestAssessManyPoolsKeepsQuotePools(t *testing.T) {
+	srv := newServer(t)
+	var spam []string
+	whirl := func(name, quote string) {
+		spam = append(spam, syntheticKey(name))
+		data := make([]byte, 653)
+		copy(data, anchorDisc("Whirlpool"))
+		binary.LittleEndian.PutUint64(data[65:], 1<<62) // sqrt price
+		putKey(data, 101, mayhemMint)
+		putKey(data, 133, syntheticKey(name+"-va"))
+		putKey(data, 181, quote)
+		putKey(data, 213, syntheticKey(name+"-vb"))
+		srv.SetAccount(syntheticKey(name), solanatest.Account{Lamports: 1, Owner: "whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc", Data: data})
+	}
+	for i := range 45 {
+		whirl("spam-"+string(rune('a'+i%26))+string(rune('a'+i/26)), syntheticKey("spam-quote"+string(rune('a'+i))))
+	}
+	// The server lists accounts in key order: give the USDC pool a key
+	// after every spam pool, so that keeping it proves the ranking.
+	usdcPool := ""
+	for i := 0; usdcPool == ""; i++ {
+		k := syntheticKey(fmt.Sprintf("usdc-pool-%d", i))
+		if k > slices.Max(spam) {
+			usdcPool = fmt.Sprintf("usdc-pool-%d", i)
+		}
+	}
+	whirl(usdcPool, usdcMint)
+	a := newAdapter(t, solana.Options{}, srv.URL())
+	got, err := a.Assess(context.Background(), request(t, mayhemMint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := got.Liquidity.Evidence.(analysis.SolanaLiquidityEvidence)
+	found := false
+	for _, p := range l.Pools {
+		if p.Address == syntheticKey(usdcPool) {
+			found = true
+			if p.PriceInQuote == nil {
+				t.Error("the USDC Whirlpool has no price from its sqrt price")
+			}
+		}
+	}
+	if len(l.Pools) != 40 || !found {
+		t.Errorf("%d pools valued, USDC pool kept %v; want 40 with the USDC pool", len(l.Pools), found)
+	}
+	if got.Liquidity.Status != "partial" {
+		t.Errorf("liquidity status = %s after truncation", got.Liquidity.Status)
+	}
 }
