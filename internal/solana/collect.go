@@ -197,10 +197,9 @@ func (c *collector) absorbMint(accs []*Account, metaPDA, curvePDA *PublicKey) er
 
 // poolQuery is one getProgramAccounts call of round trip 2.
 type poolQuery struct {
-	dex     dexConfig
-	mintOff int
-	out     []programAccount
-	call    *Call
+	dex  dexConfig
+	out  []programAccount
+	call *Call
 }
 
 func (c *collector) roundTrip2(ctx context.Context) {
@@ -210,7 +209,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	if f.Trusted == "" {
 		for _, d := range c.cfg.dexes {
 			for _, off := range d.kind.mintOffsets {
-				q := &poolQuery{dex: d, mintOff: off}
+				q := &poolQuery{dex: d}
 				cmps := []memcmp{{off, c.mint[:]}}
 				if d.kind.disc != nil {
 					cmps = append([]memcmp{{0, d.kind.disc}}, cmps...)
@@ -244,6 +243,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 
 	seen := map[PublicKey]bool{}
 	failed := map[string]bool{}
+	skipped := 0
 	for _, q := range queries {
 		if q.call.Err != nil {
 			if !failed[q.dex.name] {
@@ -259,10 +259,12 @@ func (c *collector) roundTrip2(ctx context.Context) {
 			}
 			acc, err := pa.Account.decode()
 			if err != nil {
+				skipped++
 				continue
 			}
 			st, err := q.dex.kind.decode(acc.Data)
 			if err != nil || (st.MintA != c.mint && st.MintB != c.mint) {
+				skipped++
 				f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s skipped: undecodable", q.dex.name, addr))
 				continue
 			}
@@ -275,7 +277,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 			f.Liquidity.Searched = append(f.Liquidity.Searched, d.name)
 		}
 	}
-	f.Liquidity.SearchComplete = len(failed) == 0 && f.Trusted == "" && len(c.cfg.dexes) > 0 && len(c.cfg.unknownDEXes) == 0
+	f.Liquidity.SearchComplete = len(failed) == 0 && skipped == 0 && f.Trusted == "" && len(c.cfg.dexes) > 0 && len(c.cfg.unknownDEXes) == 0
 	if len(c.pools) > maxPools {
 		// Keep the pools most likely to matter: against a configured
 		// quote token first, then Whirlpools by in-range liquidity.
@@ -370,10 +372,8 @@ func (c *collector) roundTrip3(ctx context.Context) {
 			add(*p.state.LPMint)
 		}
 	}
-	var holderKeys []PublicKey
 	for _, la := range c.largest {
 		if k, err := ParsePublicKey(la.Address); err == nil {
-			holderKeys = append(holderKeys, k)
 			add(k)
 		}
 	}
@@ -434,7 +434,7 @@ func (c *collector) roundTrip3(ctx context.Context) {
 	}
 
 	c.buildPools(get)
-	c.buildHolders(holderKeys, get)
+	c.buildHolders(get)
 	c.buildCreator(ctx, get, tx, late)
 }
 
@@ -556,22 +556,22 @@ func satSub(a, b uint64) uint64 {
 	return a - b
 }
 
-func (c *collector) buildHolders(keys []PublicKey, get func(PublicKey) (*Account, bool)) {
+func (c *collector) buildHolders(get func(PublicKey) (*Account, bool)) {
 	f := c.facts
 	if c.largest == nil {
 		return
 	}
 	h := &analysis.SolanaHolderFacts{Complete: len(c.largest) < 20}
 	unresolved := 0
-	for i, la := range c.largest {
+	for _, la := range c.largest {
 		amt, err := strconv.ParseUint(la.Amount, 10, 64)
 		if err != nil {
 			f.Warnings.Holder = append(f.Warnings.Holder, "holders: malformed amount for "+la.Address)
 			continue
 		}
 		ta := analysis.SolanaTokenAccount{Address: la.Address, Amount: amt}
-		if i < len(keys) {
-			if acc, ok := get(keys[i]); ok && acc != nil {
+		if k, err := ParsePublicKey(la.Address); err == nil {
+			if acc, ok := get(k); ok && acc != nil {
 				if tok, err := DecodeTokenAccount(acc.Data); err == nil && tok.Mint == c.mint {
 					owner := tok.Owner.String()
 					ta.Owner = &owner
