@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
 	"sort"
 	"strings"
@@ -31,6 +32,9 @@ type HolderBudget struct {
 	InitialRange uint64
 	// MinRange is the smallest page split to before giving up (default 1).
 	MinRange uint64
+	// NoLocate disables the search for the token's creation block that
+	// follows a refused first page.
+	NoLocate bool
 }
 
 // HolderScan is the outcome of a holder rebuild from Transfer logs.
@@ -52,6 +56,9 @@ type HolderScan struct {
 	FirstIn map[common.Address]Seen
 	// StopReason says why the rebuild stopped early ("" when complete).
 	StopReason string
+	// Created is the token's creation block when it was located (the
+	// scan then starts there and can still be complete).
+	Created *uint64
 }
 
 // Seen is when something happened: a block, and its timestamp when the
@@ -158,6 +165,16 @@ func RebuildHolders(ctx context.Context, c *Client, token common.Address, latest
 				s.StopReason = "time budget reached"
 				break
 			}
+			if tooMuch(err) && !read && s.Created == nil && next == 0 && !budget.NoLocate {
+				// Whole history refused: skip the blocks before the
+				// token existed rather than paging through them.
+				if b, lerr := LocateCreation(dctx, c, token, latest); lerr == nil {
+					s.Created = &b
+					next = b
+					span = latest - b + 1
+					continue
+				}
+			}
 			if tooMuch(err) && to > next && span/2 >= budget.MinRange {
 				span /= 2
 				s.Splits++
@@ -177,8 +194,11 @@ func RebuildHolders(ctx context.Context, c *Client, token common.Address, latest
 	if !read && lastErr != nil {
 		return nil, lastErr
 	}
-	s.Complete = next > latest && s.FromBlock == 0
-	if next > latest && s.FromBlock > 0 {
+	s.Complete = next > latest && (s.FromBlock == 0 || s.Created != nil && *s.Created >= s.FromBlock)
+	if s.Created != nil && *s.Created > s.FromBlock {
+		s.FromBlock = *s.Created
+	}
+	if next > latest && !s.Complete {
 		s.StopReason = "range budget: blocks before the window were not read"
 	}
 	return s, nil
@@ -217,4 +237,55 @@ func (s *HolderScan) balance(a common.Address) *big.Int {
 		s.Balances[a] = b
 	}
 	return b
+}
+
+// locateFanout is how many blocks one search round asks about.
+const locateFanout = 16
+
+// LocateCreation finds the first block at which token has code, by a
+// 16-way search over eth_getCode at historical blocks (one batch per
+// round, about five rounds on a 20M-block chain). It needs a node that
+// serves historical state; an error means the block is unknown.
+func LocateCreation(ctx context.Context, c *Client, token common.Address, latest uint64) (uint64, error) {
+	lo, hi := uint64(0), latest // invariant: no code at lo-1 is unknown; code at hi
+	for hi-lo > 1 {
+		step := (hi - lo) / locateFanout
+		if step == 0 {
+			step = 1
+		}
+		var blocks []uint64
+		for b := lo + step; b < hi; b += step {
+			blocks = append(blocks, b)
+		}
+		codes := make([]hexutil.Bytes, len(blocks))
+		elems := make([]rpc.BatchElem, len(blocks))
+		for i, b := range blocks {
+			elems[i] = rpc.BatchElem{Method: "eth_getCode", Args: []any{token, hexutil.Uint64(b)}, Result: &codes[i]}
+		}
+		if err := c.Batch(ctx, elems); err != nil {
+			return 0, err
+		}
+		newLo, newHi := lo, hi
+		for i, b := range blocks {
+			if elems[i].Error != nil {
+				return 0, fmt.Errorf("eth_getCode at block %d: %w", b, elems[i].Error)
+			}
+			if len(codes[i]) > 0 {
+				newHi = b
+				break
+			}
+			newLo = b
+		}
+		if newLo == lo && newHi == hi {
+			break
+		}
+		lo, hi = newLo, newHi
+	}
+	if lo == 0 {
+		var code hexutil.Bytes
+		if err := c.Call(ctx, &code, "eth_getCode", token, hexutil.Uint64(0)); err == nil && len(code) > 0 {
+			return 0, nil
+		}
+	}
+	return hi, nil
 }

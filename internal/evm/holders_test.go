@@ -2,6 +2,7 @@ package evm
 
 import (
 	"context"
+	"github.com/tokenrisk/tokenrisk/contracts"
 	"math/big"
 	"testing"
 	"time"
@@ -97,5 +98,41 @@ func TestTooMuchClassifiesProviderAnswers(t *testing.T) {
 		if got := tooMuch(tt.err); got != tt.want {
 			t.Errorf("tooMuch(%v) = %v, want %v", tt.err, got, tt.want)
 		}
+	}
+}
+
+func TestLocateCreation(t *testing.T) {
+	tc := newTestChain(t)
+	for range 40 { // history before the token
+		tc.backend.Commit()
+	}
+	c, err := contracts.Artifact("StableUSD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctorArgs, _ := c.ABI.Pack("", big.NewInt(1000))
+	rcpt := tc.sendTx(t, nil, append(append([]byte(nil), c.Bytecode...), ctorArgs...), nil)
+	for range 25 {
+		tc.backend.Commit()
+	}
+	latest, _ := tc.backend.Client().BlockNumber(context.Background())
+	cl := NewClient("sim", []string{tc.url}, ClientOptions{})
+	got, err := LocateCreation(context.Background(), cl, rcpt.ContractAddress, latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := rcpt.BlockNumber.Uint64(); got != want {
+		t.Errorf("creation block = %d, want %d", got, want)
+	}
+
+	// A provider refusing the whole history: the rebuild jumps to the
+	// creation block and is still complete.
+	p := newRPCProxy(t, tc.url, 0, 30)
+	s, err := RebuildHolders(context.Background(), NewClient("sim", []string{p.URL()}, ClientOptions{}), rcpt.ContractAddress, latest, HolderBudget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Complete || s.Created == nil || *s.Created != rcpt.BlockNumber.Uint64() || len(s.Holders()) != 1 {
+		t.Errorf("rebuild complete %v created %v holders %d (%s)", s.Complete, fmtPtr(s.Created), len(s.Holders()), s.StopReason)
 	}
 }
