@@ -201,13 +201,12 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 				flags = append(flags, risk.NewFlag(risk.TransferHook, "Transfer hook can be set", *p.Authority+" can install a program that runs on every transfer."))
 			}
 		case SolanaAuthorityParams:
-			if p.Authority == nil {
-				continue
-			}
-			switch e.Name {
-			case SolanaExtPermanentDelegate:
+			switch {
+			case p.Authority == nil:
+				// Revoked: listed as evidence, no flag.
+			case e.Name == SolanaExtPermanentDelegate:
 				flags = append(flags, risk.NewFlag(risk.PermanentDelegate, "Permanent delegate is set", *p.Authority+" can transfer or burn tokens from any account."))
-			case SolanaExtMintCloseAuthority:
+			case e.Name == SolanaExtMintCloseAuthority:
 				flags = append(flags, risk.NewFlag(risk.MintCloseAuthority, "Mint close authority is set", *p.Authority+" can close the mint once supply is zero."))
 			}
 		case SolanaDefaultAccountStateParams:

@@ -101,6 +101,9 @@ func TestAnalyseSolanaContractFlags(t *testing.T) {
 		{"hook revoked", func(f *analysis.SolanaFacts) {
 			f.Mint.Extensions = []analysis.SolanaExtension{ext(analysis.SolanaExtTransferHook, 14, analysis.SolanaTransferHookParams{})}
 		}, nil, scan.Complete},
+		{"permanent delegate revoked", func(f *analysis.SolanaFacts) {
+			f.Mint.Extensions = []analysis.SolanaExtension{ext(analysis.SolanaExtPermanentDelegate, 12, analysis.SolanaAuthorityParams{})}
+		}, nil, scan.Complete},
 		{"permanent delegate", func(f *analysis.SolanaFacts) {
 			f.Mint.Extensions = []analysis.SolanaExtension{ext(analysis.SolanaExtPermanentDelegate, 12, analysis.SolanaAuthorityParams{Authority: auth})}
 		}, []string{risk.PermanentDelegate}, scan.Complete},
@@ -130,6 +133,9 @@ func TestAnalyseSolanaContractFlags(t *testing.T) {
 			sec, _ := analysis.AnalyseSolanaContract(f)
 			if got := solanaCodes(sec.Flags); !sameCodes(got, tt.want) {
 				t.Errorf("flags = %v, want %v", got, tt.want)
+			}
+			if ev := sec.Evidence.(analysis.SolanaContractEvidence); len(ev.Extensions) != len(f.Mint.Extensions) {
+				t.Errorf("evidence lists %d extensions, the mint has %d", len(ev.Extensions), len(f.Mint.Extensions))
 			}
 			if sec.Status != tt.status {
 				t.Errorf("status = %s, want %s", sec.Status, tt.status)
