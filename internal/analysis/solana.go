@@ -364,20 +364,20 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 		}
 		flags = append(flags, risk.NewFlag(risk.NoLiquidity, "No liquidity pool found", detail))
 	case valued && unvalued == 0 && total < risk.LowLiquidityUSD:
-		flags = append(flags, risk.NewFlag(risk.LowLiquidity, fmt.Sprintf("Low liquidity: $%.0f", total), fmt.Sprintf("All pools together hold about $%.0f, valued from on-chain prices.", total)).WithValue(round2(total)))
+		flags = append(flags, risk.NewFlag(risk.LowLiquidity, fmt.Sprintf("Low liquidity: $%.0f", total), fmt.Sprintf("All pools together hold about $%.0f, valued from on-chain prices.", total)).WithValue(solanaRound2(total)))
 	}
 	if main >= 0 {
 		mp := ev.Pools[main]
 		switch {
 		case mp.LPBurnedPct != nil && *mp.LPBurnedPct < risk.LPLockedEnoughPct:
-			flags = append(flags, risk.NewFlag(risk.LPNotLocked, fmt.Sprintf("Only %.1f%% of the main pool's LP is burned", *mp.LPBurnedPct), "The rest of the LP tokens of "+mp.Address+" can withdraw the liquidity (no Solana lockers are configured).").WithValue(round2(*mp.LPBurnedPct)))
+			flags = append(flags, risk.NewFlag(risk.LPNotLocked, fmt.Sprintf("Only %.1f%% of the main pool's LP is burned", *mp.LPBurnedPct), "The rest of the LP tokens of "+mp.Address+" can withdraw the liquidity (no Solana lockers are configured).").WithValue(solanaRound2(*mp.LPBurnedPct)))
 		case mp.LPMint == "":
 			warnings = append(warnings, "liquidity: the main pool ("+mp.DEX+") has position NFTs, not an LP mint; lock state unknown")
 		}
 		if mp.OpenTime != nil {
 			age := now.Sub(time.Unix(*mp.OpenTime, 0)).Hours()
 			if age >= 0 && age < risk.NewPoolHours {
-				flags = append(flags, risk.NewFlag(risk.NewPool, fmt.Sprintf("Main pool opened %.0f hours ago", age), "The main pool "+mp.Address+" is less than 72 hours old.").WithValue(round2(age)))
+				flags = append(flags, risk.NewFlag(risk.NewPool, fmt.Sprintf("Main pool opened %.0f hours ago", age), "The main pool "+mp.Address+" is less than 72 hours old.").WithValue(solanaRound2(age)))
 			}
 		}
 	}
@@ -387,7 +387,7 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
 }
 
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
+func solanaRound2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // solanaHolderLabel labels an owner or token account.
 func solanaHolderLabel(f *SolanaFacts, tokenAccount string, owner *string) string {
@@ -442,7 +442,7 @@ func solanaHolders(f *SolanaFacts) []SolanaHolder {
 	}
 	for i := range out {
 		if f.Mint.Supply > 0 {
-			s := round2(100 * float64(out[i].Amount) / float64(f.Mint.Supply))
+			s := solanaRound2(100 * float64(out[i].Amount) / float64(f.Mint.Supply))
 			out[i].SharePct = &s
 		}
 	}
@@ -502,7 +502,7 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 			whale = &holders[i]
 		}
 	}
-	share := round2(100 * float64(top10) / float64(f.Mint.Supply))
+	share := solanaRound2(100 * float64(top10) / float64(f.Mint.Supply))
 	ev.Top10SharePct = &share
 	if share > risk.Top10Pct {
 		flags = append(flags, risk.NewFlag(risk.Top10Concentrated, fmt.Sprintf("Top 10 holders own %.1f%%", share), "Pools and burns excluded.").WithValue(share))
@@ -555,14 +555,14 @@ func AnalyseSolanaDeployer(f *SolanaFacts) (scan.Section, []string) {
 		}
 		switch {
 		case found || f.Holders.Complete:
-			s := round2(100 * float64(held) / float64(f.Mint.Supply))
+			s := solanaRound2(100 * float64(held) / float64(f.Mint.Supply))
 			ev.CreatorSharePct = &s
 			if s > risk.LargeSharePct {
 				flags = append(flags, risk.NewFlag(risk.CreatorHoldsLargeShare, fmt.Sprintf("Creator holds %.1f%%", s), addr+" holds more than 5% of the supply.").WithValue(s))
 			}
 		case len(f.Holders.Accounts) > 0:
 			smallest := f.Holders.Accounts[len(f.Holders.Accounts)-1].Amount
-			m := round2(100 * float64(smallest) / float64(f.Mint.Supply))
+			m := solanaRound2(100 * float64(smallest) / float64(f.Mint.Supply))
 			ev.CreatorShareMaxPct = &m
 			warnings = append(warnings, fmt.Sprintf("deployer: creator is not among the largest token accounts; its share is at most %.2f%% per account", m))
 		}

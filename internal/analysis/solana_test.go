@@ -34,7 +34,7 @@ func solanaBaseFacts() *analysis.SolanaFacts {
 				DEX: "raydium_cpmm", Address: "Pool", QuoteSymbol: "USDC", QuoteDecimals: solanaU8(6), QuoteUSDStable: true,
 				TokenVault: "VaultT", QuoteVault: "VaultQ", Authority: "PoolAuth",
 				TokenReserve: solanaU64(500_000_000), QuoteReserve: solanaU64(50_000_000_000), // 500 tokens, 50 000 USDC
-				LPMint: "LP", LPBurnedPct: floatPtr(100),
+				LPMint: "LP", LPBurnedPct: solanaFloat(100),
 			}},
 		},
 		Holders: &analysis.SolanaHolderFacts{Accounts: []analysis.SolanaTokenAccount{
@@ -46,7 +46,7 @@ func solanaBaseFacts() *analysis.SolanaFacts {
 	}
 }
 
-func floatPtr(v float64) *float64 { return &v }
+func solanaFloat(v float64) *float64 { return &v }
 
 func solanaCodes(flags []risk.Flag) []string {
 	var out []string
@@ -57,7 +57,7 @@ func solanaCodes(flags []risk.Flag) []string {
 	return out
 }
 
-func sameCodes(a, b []string) bool {
+func solanaSameCodes(a, b []string) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -131,7 +131,7 @@ func TestAnalyseSolanaContractFlags(t *testing.T) {
 			f := solanaBaseFacts()
 			tt.modify(f)
 			sec, _ := analysis.AnalyseSolanaContract(f)
-			if got := solanaCodes(sec.Flags); !sameCodes(got, tt.want) {
+			if got := solanaCodes(sec.Flags); !solanaSameCodes(got, tt.want) {
 				t.Errorf("flags = %v, want %v", got, tt.want)
 			}
 			if ev := sec.Evidence.(analysis.SolanaContractEvidence); len(ev.Extensions) != len(f.Mint.Extensions) {
@@ -184,11 +184,11 @@ func TestAnalyseSolanaLiquidity(t *testing.T) {
 		totalUSD *float64
 	}{
 		// 50 000 USDC + 500 tokens at 100 USDC = 100 000 USD.
-		{"deep pool, LP burned", func(f *analysis.SolanaFacts) {}, nil, scan.Complete, floatPtr(100_000)},
-		{"LP half burned", func(f *analysis.SolanaFacts) { f.Liquidity.Pools[0].LPBurnedPct = floatPtr(50) }, []string{risk.LPNotLocked}, scan.Complete, floatPtr(100_000)},
+		{"deep pool, LP burned", func(f *analysis.SolanaFacts) {}, nil, scan.Complete, solanaFloat(100_000)},
+		{"LP half burned", func(f *analysis.SolanaFacts) { f.Liquidity.Pools[0].LPBurnedPct = solanaFloat(50) }, []string{risk.LPNotLocked}, scan.Complete, solanaFloat(100_000)},
 		{"shallow pool", func(f *analysis.SolanaFacts) {
 			f.Liquidity.Pools[0].QuoteReserve = solanaU64(1_000_000_000) // 1 000 USDC
-		}, []string{risk.LowLiquidity}, scan.Complete, floatPtr(2_000)},
+		}, []string{risk.LowLiquidity}, scan.Complete, solanaFloat(2_000)},
 		{"no pool", func(f *analysis.SolanaFacts) { f.Liquidity.Pools = nil }, []string{risk.NoLiquidity}, scan.Complete, nil},
 		{"no pool found but a DEX failed", func(f *analysis.SolanaFacts) {
 			f.Liquidity.Pools, f.Liquidity.SearchComplete = nil, false
@@ -197,7 +197,7 @@ func TestAnalyseSolanaLiquidity(t *testing.T) {
 		{"new pool", func(f *analysis.SolanaFacts) {
 			f.Liquidity.Pools[0].OpenTime = func() *int64 { v := now.Unix() - 3600*10; return &v }()
 		},
-			[]string{risk.NewPool}, scan.Complete, floatPtr(100_000)},
+			[]string{risk.NewPool}, scan.Complete, solanaFloat(100_000)},
 		{"SOL pool without a SOL price", func(f *analysis.SolanaFacts) {
 			f.Liquidity.Pools[0].QuoteSymbol, f.Liquidity.Pools[0].QuoteDecimals = "wSOL", solanaU8(9)
 			f.Liquidity.Pools[0].QuoteUSDStable, f.Liquidity.Pools[0].QuoteWrapped = false, true
@@ -206,13 +206,13 @@ func TestAnalyseSolanaLiquidity(t *testing.T) {
 			f.Liquidity.Pools[0].QuoteSymbol, f.Liquidity.Pools[0].QuoteDecimals = "wSOL", solanaU8(9)
 			f.Liquidity.Pools[0].QuoteUSDStable, f.Liquidity.Pools[0].QuoteWrapped = false, true
 			f.Liquidity.Pools[0].QuoteReserve = solanaU64(100 * 1e9) // 100 SOL
-			f.Liquidity.SOLPriceUSD = floatPtr(150)
-		}, nil, scan.Complete, floatPtr(30_000)},
+			f.Liquidity.SOLPriceUSD = solanaFloat(150)
+		}, nil, scan.Complete, solanaFloat(30_000)},
 		{"active bonding curve", func(f *analysis.SolanaFacts) {
 			f.Liquidity.Pools = nil
-			f.Liquidity.SOLPriceUSD = floatPtr(100)
+			f.Liquidity.SOLPriceUSD = solanaFloat(100)
 			f.Liquidity.BondingCurve = &analysis.SolanaBondingCurve{Address: "Curve", VirtualTokenReserves: 1_000_000_000, VirtualSOLReserves: 30e9, RealSOLReserves: 20e9}
-		}, []string{risk.BondingCurve, risk.LowLiquidity}, scan.Complete, floatPtr(2_000)},
+		}, []string{risk.BondingCurve, risk.LowLiquidity}, scan.Complete, solanaFloat(2_000)},
 		{"completed curve, no pool", func(f *analysis.SolanaFacts) {
 			f.Liquidity.Pools = nil
 			f.Liquidity.BondingCurve = &analysis.SolanaBondingCurve{Address: "Curve", Complete: true}
@@ -223,7 +223,7 @@ func TestAnalyseSolanaLiquidity(t *testing.T) {
 			f := solanaBaseFacts()
 			tt.modify(f)
 			sec, _ := analysis.AnalyseSolanaLiquidity(f, now)
-			if got := solanaCodes(sec.Flags); !sameCodes(got, tt.want) {
+			if got := solanaCodes(sec.Flags); !solanaSameCodes(got, tt.want) {
 				t.Errorf("flags = %v, want %v", got, tt.want)
 			}
 			if sec.Status != tt.status {
@@ -281,7 +281,7 @@ func TestAnalyseSolanaHolders(t *testing.T) {
 			f := solanaBaseFacts()
 			f.Holders = &analysis.SolanaHolderFacts{Accounts: tt.accounts, Complete: tt.complete}
 			sec, _ := analysis.AnalyseSolanaHolders(f)
-			if got := solanaCodes(sec.Flags); !sameCodes(got, tt.want) {
+			if got := solanaCodes(sec.Flags); !solanaSameCodes(got, tt.want) {
 				t.Errorf("flags = %v, want %v", got, tt.want)
 			}
 			ev := sec.Evidence.(analysis.SolanaHolderEvidence)
@@ -313,7 +313,7 @@ func TestAnalyseSolanaDeployer(t *testing.T) {
 	}{
 		{"no evidence", nil, nil, nil, scan.Unavailable},
 		{"curve creator holding 6%", &analysis.SolanaCreator{Address: "W1", Source: analysis.SolanaCreatorBondingCurve, BalanceLamports: solanaU64(1e9)},
-			[]string{risk.CreatorHoldsLargeShare}, floatPtr(6), scan.Complete},
+			[]string{risk.CreatorHoldsLargeShare}, solanaFloat(6), scan.Complete},
 		{"update authority fallback", &analysis.SolanaCreator{Address: "Nobody", Source: analysis.SolanaCreatorUpdateAuthority, BalanceLamports: solanaU64(0)},
 			nil, nil, scan.Partial},
 	}
@@ -323,7 +323,7 @@ func TestAnalyseSolanaDeployer(t *testing.T) {
 			f.Holders.Accounts[1].Amount = 60_000_000
 			f.Creator = tt.creator
 			sec, _ := analysis.AnalyseSolanaDeployer(f)
-			if got := solanaCodes(sec.Flags); !sameCodes(got, tt.want) {
+			if got := solanaCodes(sec.Flags); !solanaSameCodes(got, tt.want) {
 				t.Errorf("flags = %v, want %v", got, tt.want)
 			}
 			if sec.Status != tt.status {
