@@ -69,15 +69,18 @@ type SolanaHolder struct {
 	Amount        uint64   `json:"amount,string"`
 	SharePct      *float64 `json:"share_pct"`
 	// IsContract is true when the owner is a program derived address.
-	IsContract *bool  `json:"is_contract"`
-	Label      string `json:"label,omitempty"`
+	IsContract *bool `json:"is_contract"`
+	// Label is pool, burn, locker, creator or exchange, or empty.
+	Label string `json:"label,omitempty"`
 }
 
 // Holder labels.
 const (
-	SolanaLabelPool    = "pool"
-	SolanaLabelBurn    = "burn"
-	SolanaLabelCreator = "creator"
+	SolanaLabelPool     = "pool"
+	SolanaLabelBurn     = "burn"
+	SolanaLabelLocker   = "locker"
+	SolanaLabelExchange = "exchange"
+	SolanaLabelCreator  = "creator"
 )
 
 // SolanaDeployerEvidence is deployer_analysis for a Solana mint.
@@ -410,10 +413,22 @@ func solanaHolderLabel(f *SolanaFacts, tokenAccount string, owner *string) strin
 			return SolanaLabelBurn
 		}
 	}
+	if _, ok := f.Lockers[*owner]; ok {
+		return SolanaLabelLocker
+	}
 	if f.Creator != nil && *owner == f.Creator.Address {
 		return SolanaLabelCreator
 	}
+	if _, ok := f.Exchanges[*owner]; ok {
+		return SolanaLabelExchange
+	}
 	return ""
+}
+
+// solanaOutOfCirculation reports whether a holder label takes the tokens
+// out of the holder counts and shares: pools, burns and lockers.
+func solanaOutOfCirculation(label string) bool {
+	return label == SolanaLabelPool || label == SolanaLabelBurn || label == SolanaLabelLocker
 }
 
 // solanaHolders aggregates the largest token accounts by owner.
@@ -463,13 +478,13 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 	if f.Holders.Complete {
 		n := 0
 		for _, h := range holders {
-			if h.Amount > 0 && h.Label != SolanaLabelPool && h.Label != SolanaLabelBurn {
+			if h.Amount > 0 && !solanaOutOfCirculation(h.Label) {
 				n++
 			}
 		}
 		ev.HolderCount = &n
 		if n < risk.FewHoldersCount {
-			flags = append(flags, risk.NewFlag(risk.FewHolders, fmt.Sprintf("Only %d holders", n), "The node listed every token account of the mint; pools and burns are not counted.").WithValue(float64(n)))
+			flags = append(flags, risk.NewFlag(risk.FewHolders, fmt.Sprintf("Only %d holders", n), "The node listed every token account of the mint; pools, burns and lockers are not counted.").WithValue(float64(n)))
 		}
 	} else {
 		warnings = append(warnings, "holders: holder_count not established (the node lists only the 20 largest token accounts)")
@@ -491,7 +506,7 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 	counted := 0
 	var whale *SolanaHolder
 	for i, h := range holders {
-		if h.Label == SolanaLabelPool || h.Label == SolanaLabelBurn {
+		if solanaOutOfCirculation(h.Label) {
 			continue
 		}
 		if counted < 10 {
@@ -505,7 +520,7 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 	share := solanaRound2(100 * float64(top10) / float64(f.Mint.Supply))
 	ev.Top10SharePct = &share
 	if share > risk.Top10Pct {
-		flags = append(flags, risk.NewFlag(risk.Top10Concentrated, fmt.Sprintf("Top 10 holders own %.1f%%", share), "Pools and burns excluded.").WithValue(share))
+		flags = append(flags, risk.NewFlag(risk.Top10Concentrated, fmt.Sprintf("Top 10 holders own %.1f%%", share), "Pools, burns and lockers excluded.").WithValue(share))
 	}
 	if whale != nil {
 		flags = append(flags, risk.NewFlag(risk.WhaleHolder, fmt.Sprintf("One holder owns %.1f%%", *whale.SharePct), whale.Address+" holds more than 10% of the supply.").WithValue(*whale.SharePct))

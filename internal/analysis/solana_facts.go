@@ -29,6 +29,10 @@ type SolanaFacts struct {
 	// BurnAddresses are the chain's configured burn addresses (token
 	// account owners whose tokens are out of circulation).
 	BurnAddresses []string
+	// Lockers and Exchanges are the chain's configured locker and exchange
+	// wallets, by address, with their names.
+	Lockers   map[string]string
+	Exchanges map[string]string
 	// Warnings are collection problems to report with the analyses.
 	Warnings SolanaWarnings
 }

@@ -43,6 +43,8 @@ func solanaBaseFacts() *analysis.SolanaFacts {
 			{Address: "A2", Amount: 40_000_000, Owner: solanaStr("W2")},
 		}},
 		BurnAddresses: []string{"1nc1nerator11111111111111111111111111111111"},
+		Lockers:       map[string]string{"Locker": "Some Locker"},
+		Exchanges:     map[string]string{"Exchange": "Some Exchange"},
 	}
 }
 
@@ -257,6 +259,12 @@ func TestAnalyseSolanaHolders(t *testing.T) {
 		{"whale", []analysis.SolanaTokenAccount{
 			{Address: "A1", Amount: 150_000_000, Owner: solanaStr("W1")},
 		}, false, []string{risk.WhaleHolder}, 15, nil, scan.Complete},
+		{"locker is not a whale", []analysis.SolanaTokenAccount{
+			{Address: "L", Amount: 300_000_000, Owner: solanaStr("Locker")},
+		}, false, nil, 0, nil, scan.Complete},
+		{"an exchange counts", []analysis.SolanaTokenAccount{
+			{Address: "E", Amount: 300_000_000, Owner: solanaStr("Exchange")},
+		}, false, []string{risk.WhaleHolder}, 30, nil, scan.Complete},
 		{"burn is not a whale", []analysis.SolanaTokenAccount{
 			{Address: "B", Amount: 900_000_000, Owner: solanaStr("1nc1nerator11111111111111111111111111111111")},
 		}, false, nil, 0, nil, scan.Complete},

@@ -55,7 +55,13 @@ type foundPool struct {
 }
 
 func (c *collector) collect(ctx context.Context) (*analysis.SolanaFacts, error) {
-	c.facts = &analysis.SolanaFacts{BurnAddresses: c.cfg.burns}
+	c.facts = &analysis.SolanaFacts{BurnAddresses: c.cfg.burns, Lockers: map[string]string{}, Exchanges: map[string]string{}}
+	for _, l := range c.cfg.chain.Lockers {
+		c.facts.Lockers[l.Address] = l.Name
+	}
+	for _, e := range c.cfg.chain.Exchanges {
+		c.facts.Exchanges[e.Address] = e.Name
+	}
 	if t, ok := c.cfg.chain.IsTrusted(c.mint.String()); ok {
 		c.facts.Trusted = t.Name
 	}
