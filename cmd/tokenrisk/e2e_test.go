@@ -201,7 +201,7 @@ func TestEndToEnd(t *testing.T) {
 	manifestPath := filepath.Join(dir, "devnet.json")
 	env := map[string]string{
 		"TOKENRISK_DB":           filepath.Join(dir, "e2e.db"),
-		"TOKENRISK_LOG_LEVEL":    "warn",
+		"TOKENRISK_LOG_LEVEL":    "info",
 		"TOKENRISK_CACHE_TTL":    "1m",
 		"TOKENRISK_SOURCIFY_URL": "none",
 	}
@@ -363,8 +363,17 @@ func TestEndToEnd(t *testing.T) {
 	if err := s.stop(); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(s.stderr.String(), premium) || strings.Contains(s.stderr.String(), free) {
-		t.Error("a key appears in the logs")
+	logs := s.stderr.String()
+	for _, k := range []string{free, pro, premium} {
+		if strings.Contains(logs, k) || strings.Contains(logs, k[len(k)-20:]) {
+			t.Error("a key appears in the logs")
+		}
+	}
+	if strings.Contains(logs, sol.URL()) || strings.Contains(logs, arbitrum) {
+		t.Error("an RPC URL appears in the logs")
+	}
+	if !strings.Contains(logs, `"msg":"request"`) || !strings.Contains(logs, `"key_id":"key_`) || !strings.Contains(logs, `"request_id":"req_`) {
+		t.Errorf("request logs lack request or key ids:\n%.2000s", logs)
 	}
 }
 

@@ -85,3 +85,29 @@ func TestREADMEDocumentsEveryOption(t *testing.T) {
 		}
 	}
 }
+
+// TestScanCommand: one scan on the in-process devnet, no server or store.
+func TestScanCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the devnet")
+	}
+	manifest := filepath.Join(t.TempDir(), "devnet.json")
+	env := map[string]string{"TOKENRISK_LOG_LEVEL": "warn"}
+	// The manifest is written by a devnet the scan command starts itself.
+	out, err := runCmd(t, env, "scan", "--devnet", "--devnet-manifest", manifest, "0x00000000000000000000000000000000DeaDBeef")
+	if err == nil || !strings.Contains(err.Error(), "token_not_found") {
+		t.Fatalf("scan of an empty address: %q %v", out, err)
+	}
+	clean, _ := readManifest(t, manifest).Token("clean")
+	out, err = runCmd(t, env, "scan", clean.Address, "--devnet", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"chain": "devnet"`) || !strings.Contains(out, `"risk_level"`) {
+		t.Errorf("scan --json printed:\n%.500s", out)
+	}
+	out, err = runCmd(t, env, "scan", clean.Address, "--devnet")
+	if err != nil || !strings.Contains(out, "risk: ") || !strings.Contains(out, "Not financial advice") {
+		t.Errorf("scan printed %q, %v", out, err)
+	}
+}
