@@ -594,8 +594,9 @@ func AnalyseSolanaDeployer(f *SolanaFacts) (scan.Section, []string) {
 //   - verified: never (SPL mints have no source to verify);
 //   - not_honeypot: the mint has no way to block transfers (no freeze
 //     authority, hook, permanent delegate, pause, non-transferable or
-//     frozen default state; extensions fully read) and there is somewhere
-//     to sell (a pool with quote reserves or an active bonding curve);
+//     frozen default state, no transfer fee of 50% or more; extensions
+//     fully read) and there is somewhere to sell (a pool with quote
+//     reserves or an active bonding curve);
 //   - healthy_holders: top-10 share established and at most 50%, no whale,
 //     and not provably few holders;
 //   - ownership_renounced: no mint, freeze or extension authority remains
@@ -696,6 +697,11 @@ func solanaTransferable(f *SolanaFacts) bool {
 			}
 		case SolanaDefaultAccountStateParams:
 			if p.State != "initialized" {
+				return false
+			}
+		case SolanaTransferFeeParams:
+			// A fee of half or more takes most of every sale.
+			if float64(max(p.Older.BasisPoints, p.Newer.BasisPoints))/100 >= risk.TaxExtremePct {
 				return false
 			}
 		case SolanaRawParams:

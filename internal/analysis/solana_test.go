@@ -362,6 +362,12 @@ func TestSolanaChecklist(t *testing.T) {
 			scan.Checklist{HealthyHolders: true, OwnershipRenounced: true, NoMint: true}},
 		{"holders unknown", func(f *analysis.SolanaFacts) { f.Holders = nil },
 			scan.Checklist{NotHoneypot: true, OwnershipRenounced: true, LiquidityLocked: true, NoMint: true}},
+		{"transfer fee of 60%", func(f *analysis.SolanaFacts) {
+			f.Mint.Extensions = []analysis.SolanaExtension{{Type: 1, Name: analysis.SolanaExtTransferFeeConfig, Params: analysis.SolanaTransferFeeParams{Newer: analysis.SolanaTransferFee{BasisPoints: 6000}}}}
+		}, scan.Checklist{HealthyHolders: true, OwnershipRenounced: true, LiquidityLocked: true, NoMint: true}},
+		{"transfer fee of 1%", func(f *analysis.SolanaFacts) {
+			f.Mint.Extensions = []analysis.SolanaExtension{{Type: 1, Name: analysis.SolanaExtTransferFeeConfig, Params: analysis.SolanaTransferFeeParams{Newer: analysis.SolanaTransferFee{BasisPoints: 100}}}}
+		}, scan.Checklist{NotHoneypot: true, HealthyHolders: true, OwnershipRenounced: true, LiquidityLocked: true, NoMint: true}},
 		{"unreadable extension", func(f *analysis.SolanaFacts) {
 			f.Mint.Extensions = []analysis.SolanaExtension{{Type: 99, Name: "unknown_99", Params: analysis.SolanaRawParams{Length: 3}}}
 		}, scan.Checklist{HealthyHolders: true, OwnershipRenounced: true, LiquidityLocked: true, NoMint: true}},
