@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 )
@@ -30,4 +31,16 @@ func newSimulationFor(r *simResult) *analysis.EVMSimulation {
 	res := &analysis.EVMSimulation{}
 	fillSimulation(res, r)
 	return res
+}
+
+// hexBytes decodes a 0x-prefixed JSON string into a byte slice.
+type hexBytes []byte
+
+func (h *hexBytes) UnmarshalJSON(b []byte) error {
+	var v hexutil.Bytes
+	if err := v.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	*h = hexBytes(v)
+	return nil
 }

@@ -75,20 +75,21 @@ type ProxyInfo struct {
 }
 
 // Upgradeable reports whether the proxy's code can be replaced: clones
-// cannot; a transparent proxy whose admin is burned cannot unless the
-// implementation itself has an upgrade function (implUpgradable).
+// cannot; a beacon can (through its owner); an EIP-1967 proxy with a live
+// admin can; otherwise (UUPS) only when the implementation itself has an
+// upgrade function (implUpgradable).
 func (p *ProxyInfo) Upgradeable(implUpgradable bool) bool {
 	switch p.Kind {
 	case ProxyEIP1167:
 		return false
+	case ProxyBeacon:
+		return true
 	case ProxyEIP1967:
 		if p.Admin != nil && !isBurn(*p.Admin) {
 			return true
 		}
-		return implUpgradable
-	default:
-		return true
 	}
+	return implUpgradable
 }
 
 // UpgradeAuthority is who can upgrade: the admin contract's owner, else

@@ -11,7 +11,9 @@ const input = { language: 'Solidity', sources, settings: { optimizer: { enabled:
   outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } } } };
 const out = JSON.parse(solc.compile(JSON.stringify(input)));
 for (const e of out.errors || []) if (e.severity === 'error') { console.error(e.formattedMessage); process.exit(1); }
-for (const [file, cs] of Object.entries(out.contracts)) {
-  const name = path.basename(file, '.sol');
-  if (cs[name]) fs.writeFileSync(path.join(__dirname, name + '.hex'), cs[name].evm.deployedBytecode.object + '\n');
+for (const cs of Object.values(out.contracts)) {
+  for (const [name, c] of Object.entries(cs)) {
+    if (!c.evm.deployedBytecode.object) continue; // interfaces
+    fs.writeFileSync(path.join(__dirname, name + '.hex'), c.evm.deployedBytecode.object + '\n');
+  }
 }

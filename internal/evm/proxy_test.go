@@ -1,0 +1,142 @@
+package evm
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// proxyChain is a simulated chain whose accounts (code and storage) are set
+// in genesis: proxies of every kind without deploying anything.
+func proxyChain(t *testing.T, alloc types.GenesisAlloc) *rpc.Client {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	_ = l.Close()
+	b := simulated.NewBackend(alloc, func(nc *node.Config, _ *ethconfig.Config) {
+		nc.HTTPHost, nc.HTTPPort, nc.HTTPModules, nc.HTTPVirtualHosts = "127.0.0.1", port, []string{"eth"}, []string{"*"}
+	})
+	t.Cleanup(func() { _ = b.Close() })
+	rc, err := rpc.DialHTTP(fmt.Sprintf("http://127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rc.Close)
+	return rc
+}
+
+func word(a common.Address) common.Hash { return common.BytesToHash(a.Bytes()) }
+
+func TestProxyKindsOnChain(t *testing.T) {
+	var (
+		token  = common.HexToAddress("0x1000000000000000000000000000000000000001")
+		impl   = common.HexToAddress("0x2000000000000000000000000000000000000002")
+		beacon = common.HexToAddress("0x3000000000000000000000000000000000000003")
+		admin  = common.HexToAddress("0x4000000000000000000000000000000000000004")
+		boss   = common.HexToAddress("0x5000000000000000000000000000000000000005")
+		eoa    = common.HexToAddress("0x6000000000000000000000000000000000000006")
+		shady  = common.HexToAddress("0x7000000000000000000000000000000000000007")
+	)
+	delegating, plain := readHex(t, "DelegatingStub.hex"), readHex(t, "PlainToken.hex")
+	// An implementation with upgradeTo(address) (a UUPS implementation).
+	upgradable := append(asm(t, "6000 35 60e0 1c 80 633659cfe6 14 610040 57"), plain...)
+	base := func() types.GenesisAlloc {
+		return types.GenesisAlloc{
+			impl:   {Code: plain},
+			shady:  {Code: upgradable},
+			beacon: {Code: readHex(t, "BeaconStub.hex"), Storage: map[common.Hash]common.Hash{{}: word(impl)}},
+			admin:  {Code: readHex(t, "AdminStub.hex"), Storage: map[common.Hash]common.Hash{{}: word(boss)}},
+		}
+	}
+	clone := append(append(asm(t, "363d3d373d3d3d363d73"), impl.Bytes()...), asm(t, "5af43d82803e903d91602b57fd5bf3")...)
+	tests := []struct {
+		name        string
+		token       types.Account
+		wantKind    string // "" = not a proxy
+		wantImpl    common.Address
+		authority   *common.Address
+		adminIsCode *bool
+		upgradeable bool
+	}{
+		{"transparent, admin contract", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
+			SlotEIP1967Implementation: word(impl), SlotEIP1967Admin: word(admin)}}, ProxyEIP1967, impl, &boss, refOf(true), true},
+		{"transparent, admin EOA", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
+			SlotEIP1967Implementation: word(impl), SlotEIP1967Admin: word(eoa)}}, ProxyEIP1967, impl, &eoa, refOf(false), true},
+		{"UUPS without upgrade function", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
+			SlotEIP1967Implementation: word(impl)}}, ProxyEIP1967, impl, nil, nil, false},
+		{"beacon", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
+			SlotEIP1967Beacon: word(beacon)}}, ProxyBeacon, impl, nil, nil, true},
+		{"EIP-1822 PROXIABLE", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
+			SlotEIP1822Proxiable: word(impl)}}, ProxyEIP1822, impl, nil, nil, false},
+		{"EIP-1822 with an upgradeable implementation", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
+			SlotEIP1822Proxiable: word(shady)}}, ProxyEIP1822, shady, nil, nil, true},
+		{"EIP-1167 clone", types.Account{Code: clone}, ProxyEIP1167, impl, nil, nil, false},
+		{"slot set but code never delegates", types.Account{Code: plain, Storage: map[common.Hash]common.Hash{
+			SlotEIP1967Implementation: word(impl)}}, "", common.Address{}, nil, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			alloc := base()
+			alloc[token] = tt.token
+			rc := proxyChain(t, alloc)
+			ctx := context.Background()
+			var hexCode []byte
+			elems, slots := ProxySlotCalls(token)
+			if err := rc.BatchCallContext(ctx, elems); err != nil {
+				t.Fatal(err)
+			}
+			if err := rc.CallContext(ctx, (*hexBytes)(&hexCode), "eth_getCode", token, "latest"); err != nil {
+				t.Fatal(err)
+			}
+			s, err := slots()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := DetectProxy(AnalyseCode(hexCode), s)
+			if tt.wantKind == "" {
+				if p != nil {
+					t.Fatalf("proxy = %+v, want none", p)
+				}
+				return
+			}
+			if p == nil || p.Kind != tt.wantKind {
+				t.Fatalf("proxy = %+v, want kind %s", p, tt.wantKind)
+			}
+			more, decode := ProxyDetailCalls(p)
+			if err := rc.BatchCallContext(ctx, more); err != nil {
+				t.Fatal(err)
+			}
+			implCode, err := decode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Implementation != tt.wantImpl {
+				t.Errorf("implementation = %s, want %s", p.Implementation.Hex(), tt.wantImpl.Hex())
+			}
+			if tt.wantKind != ProxyBeacon && len(implCode) == 0 {
+				t.Error("implementation code not fetched")
+			}
+			if got := p.UpgradeAuthority(); fmtPtr(got) != fmtPtr(tt.authority) {
+				t.Errorf("upgrade authority = %s, want %s", fmtPtr(got), fmtPtr(tt.authority))
+			}
+			if fmtPtr(p.AdminIsContract) != fmtPtr(tt.adminIsCode) {
+				t.Errorf("admin is contract = %s, want %s", fmtPtr(p.AdminIsContract), fmtPtr(tt.adminIsCode))
+			}
+			implUpgrade := AnalyseCode(implCode).HasSelector(SelectorOf("upgradeTo(address)"))
+			if got := p.Upgradeable(implUpgrade); got != tt.upgradeable {
+				t.Errorf("upgradeable = %v, want %v", got, tt.upgradeable)
+			}
+		})
+	}
+}
