@@ -657,10 +657,10 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		c := common.HexToAddress(ex.creation.Creator)
 		creator, creatorSource = &c, "explorer"
 		ca := r.accountCalls(nil, creator)
-		acct.crBal, acct.crNonce, acct.crTokens = nil, nil, nil
+		acct.crBal, acct.crNonce, acct.crTokens, acct.crLP = nil, nil, nil, nil
 		if r.batch(ctx, "deployer", ca.elems) {
 			ca.apply()
-			acct.crBal, acct.crNonce, acct.crTokens = ca.crBal, ca.crNonce, ca.crTokens
+			acct.crBal, acct.crNonce, acct.crTokens, acct.crLP = ca.crBal, ca.crNonce, ca.crTokens, ca.crLP
 		}
 	}
 
@@ -707,12 +707,16 @@ type accounts struct {
 	cBal    hexutil.Big
 	cNonce  hexutil.Uint64
 	cTokens hexutil.Bytes
+	lp      bool
+	cLP     hexutil.Bytes
 
 	isCode   []*bool
 	balance  []*big.Int
 	crBal    *big.Int
 	crNonce  *uint64
 	crTokens *big.Int
+	// crLP is the creator's LP balance in the main pool.
+	crLP *big.Int
 }
 
 func (r *scanRun) accountCalls(top []Holder, creator *common.Address) *accounts {
@@ -725,6 +729,10 @@ func (r *scanRun) accountCalls(top []Holder, creator *common.Address) *accounts 
 	if creator != nil {
 		ac.creator = true
 		ac.elems = append(ac.elems, BalanceElem(*creator, &ac.cBal), NonceElem(*creator, &ac.cNonce), balanceOfElem(r.token, *creator, &ac.cTokens))
+		if len(r.s.pools) > 0 && r.s.pools[0].LPSupply != nil {
+			ac.lp = true
+			ac.elems = append(ac.elems, balanceOfElem(r.s.pools[0].Address, *creator, &ac.cLP))
+		}
 	}
 	return ac
 }
@@ -762,6 +770,9 @@ func (ac *accounts) apply() {
 		}
 		if b[c+2].Error == nil && len(ac.cTokens) >= 32 {
 			ac.crTokens = new(big.Int).SetBytes(ac.cTokens[:32])
+		}
+		if ac.lp && b[c+3].Error == nil && len(ac.cLP) >= 32 {
+			ac.crLP = new(big.Int).SetBytes(ac.cLP[:32])
 		}
 	}
 }
@@ -884,8 +895,11 @@ func (r *scanRun) assemble(lens *LensResult, report, codeReport CodeReport, prox
 		ef.Exchanges[e.Address] = e.Name
 	}
 	ef.Liquidity.Searched = lens != nil
-	for _, p := range s.pools {
+	for i, p := range s.pools {
 		rep := p.Report
+		if i == 0 && acct != nil && acct.crLP != nil {
+			rep.LPCreatorPct = dexPct(acct.crLP, p.LPSupply)
+		}
 		if hs != nil {
 			if seen, ok := hs.FirstIn[p.Address]; ok && seen.Time > 0 {
 				t := time.Unix(int64(seen.Time), 0).UTC()

@@ -152,7 +152,12 @@ var zooVerdicts = map[string]verdict{
 	}},
 	"cooldown":         {allOf: []string{risk.TradingCooldown}, noneOf: []string{risk.HoneypotCannotSell}},
 	"trading_disabled": {anyOf: []string{risk.HoneypotCannotBuy, risk.TradingSwitch}, minLevel: risk.LevelHigh},
-	"lp_unlocked":      {allOf: []string{risk.LPNotLocked}},
+	"lp_unlocked": {allOf: []string{risk.LPNotLocked}, check: func(t *testing.T, r *scan.Report) {
+		ev, _ := r.LiquidityAnalysis.Evidence.(analysis.EVMLiquidityEvidence)
+		if len(ev.Pools) == 0 || ev.Pools[0].LPCreatorPct == nil || *ev.Pools[0].LPCreatorPct < 90 {
+			t.Errorf("pools = %+v, want the creator holding the LP", ev.Pools)
+		}
+	}},
 	"lp_locked": {noneOf: []string{risk.LPNotLocked}, check: func(t *testing.T, r *scan.Report) {
 		if !r.SafetyChecklist.LiquidityLocked {
 			t.Errorf("liquidity_locked = false")

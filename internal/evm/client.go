@@ -113,6 +113,7 @@ type RPCError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
+// Error returns the node's message.
 func (e *RPCError) Error() string { return e.Message }
 
 // ErrorCode returns the JSON-RPC error code (go-ethereum's rpc.Error).
@@ -156,6 +157,7 @@ type TransportError struct {
 	Err     error
 }
 
+// Error says which chain failed, never through which URL.
 func (e *TransportError) Error() string {
 	if e.Timeout {
 		return fmt.Sprintf("%s: every RPC endpoint timed out: %v", e.Chain, e.Err)
@@ -163,6 +165,7 @@ func (e *TransportError) Error() string {
 	return fmt.Sprintf("%s: every RPC endpoint failed: %v", e.Chain, e.Err)
 }
 
+// Unwrap returns the last endpoint's failure.
 func (e *TransportError) Unwrap() error { return e.Err }
 
 type request struct {

@@ -26,6 +26,8 @@ type Pool struct {
 	TokenReserve, QuoteReserve *big.Int
 	// LiquidityUSD orders pools; 0 when unknown.
 	LiquidityUSD float64
+	// LPSupply is the pool's LP token supply (V2-style pools), nil otherwise.
+	LPSupply *big.Int
 }
 
 // lensPlan is a lens request for one token on one chain, with the layout
@@ -191,6 +193,7 @@ func (p *lensPlan) pools(res *LensResult) []Pool {
 			pool.LiquidityUSD = usd
 		}
 		if dexFungibleLP(dex.Kind) && lp.LPSupply != nil && lp.LPSupply.Sign() > 0 && len(lp.LPBalances) == len(p.burns)+len(p.lockers)+1 {
+			pool.LPSupply = lp.LPSupply
 			burned := dexSum(lp.LPBalances[:len(p.burns)])
 			locked := dexSum(lp.LPBalances[len(p.burns) : len(p.burns)+len(p.lockers)])
 			rep.LPBurnedPct = dexPct(burned, lp.LPSupply)
