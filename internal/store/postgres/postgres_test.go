@@ -2,62 +2,18 @@ package postgres_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/store/postgres"
 	"github.com/tokenrisk/tokenrisk/internal/store/storetest"
 )
 
-var schemaSeq atomic.Int64
-
-// freshDSN returns a DSN on a new, empty schema of the database named by
-// TOKENRISK_TEST_POSTGRES, dropped when the test ends; it skips the test
-// when the variable is unset.
-func freshDSN(t *testing.T) string {
-	t.Helper()
-	dsn := os.Getenv("TOKENRISK_TEST_POSTGRES")
-	if dsn == "" {
-		t.Skip("PostgreSQL tests skipped: set TOKENRISK_TEST_POSTGRES to a DSN, e.g. postgres://postgres@127.0.0.1:5432/postgres")
-	}
-	ctx := context.Background()
-	schema := fmt.Sprintf("trtest_%d_%d_%d", os.Getpid(), time.Now().UnixNano(), schemaSeq.Add(1))
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatalf("connect to TOKENRISK_TEST_POSTGRES: %v", err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, dsn)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	sep := " "
-	if strings.Contains(dsn, "://") {
-		sep = "?"
-		if strings.Contains(dsn, "?") {
-			sep = "&"
-		}
-	}
-	return dsn + sep + "search_path=" + schema
-}
+// freshDSN is a DSN on a new schema, or a skip.
+func freshDSN(t *testing.T) string { return storetest.PostgresDSN(t) }
 
 func open(t *testing.T, dsn string) *postgres.Store {
 	t.Helper()
@@ -69,8 +25,8 @@ func open(t *testing.T, dsn string) *postgres.Store {
 }
 
 func TestSuite(t *testing.T) {
-	if os.Getenv("TOKENRISK_TEST_POSTGRES") == "" {
-		t.Skip("PostgreSQL tests skipped: set TOKENRISK_TEST_POSTGRES to a DSN, e.g. postgres://postgres@127.0.0.1:5432/postgres")
+	if os.Getenv(storetest.PostgresEnv) == "" {
+		t.Skip("PostgreSQL tests skipped: set " + storetest.PostgresEnv + " to a DSN, e.g. postgres://postgres@127.0.0.1:5432/postgres")
 	}
 	storetest.Run(t, func(t *testing.T) store.Store { return open(t, freshDSN(t)) })
 }

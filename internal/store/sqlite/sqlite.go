@@ -73,6 +73,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_txlock", "immediate")
+	// Fewer, larger checkpoints: commits rarely wait for one.
+	q.Add("_pragma", "wal_autocheckpoint(10000)")
+	q.Add("_pragma", "journal_size_limit(67108864)")
 	memory := path == ":memory:"
 	if !memory {
 		q.Add("_pragma", "journal_mode(WAL)")
