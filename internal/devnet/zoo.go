@@ -20,8 +20,8 @@ const erc20ABI = "PlainERC20"
 type lpFate int
 
 const (
-	lpKeep lpFate = iota // stays in the creator's wallet
-	lpBurn               // sent to 0x…dEaD
+	lpBurn lpFate = iota // sent to 0x…dEaD
+	lpKeep               // stays in the creator's wallet
 	lpLock               // locked in the LP locker for a year
 )
 
@@ -107,18 +107,21 @@ func zooSpecs() []zooSpec {
 		if s.poolPct == 0 && s.poolETH == 0 && !s.noPoolMarker() {
 			s.poolPct, s.poolETH = 50, 20
 		}
+		// The rest of the supply goes to 55 holders: each kind's risk is
+		// then its own, not a side effect of a whale creator, unlocked
+		// LP or too few holders (the kinds that test those say so).
 		if s.holders == 0 && s.holderPct == 0 {
-			s.holders, s.holderPct = 40, 30
+			s.holders, s.holderPct = 55, 100-s.poolPct-s.whalePct
 		}
 		return s
 	}
 	return []zooSpec{
 		std(zooSpec{kind: "clean", deploy: plain("CleanToken", named("Clean Token", "CLEAN")),
 			behaviour: "Standard ERC-20 with ownership renounced, LP burned to 0xdEaD and supply spread over 60 holders.",
-			poolPct:   60, poolETH: 20, holders: 60, holderPct: 40, lp: lpBurn, buys: 3, owner: renounced, after: renounce}),
+			poolPct:   60, poolETH: 20, holders: 60, holderPct: 40, buys: 3, owner: renounced, after: renounce}),
 		std(zooSpec{kind: "clean_owned", deploy: plain("CommunityToken", named("Community Token", "COMM")),
 			behaviour: "Standard ERC-20 whose owner is kept but can only transfer ownership; LP burned, supply spread.",
-			poolPct:   60, poolETH: 20, holders: 60, holderPct: 40, lp: lpBurn, buys: 3}),
+			poolPct:   60, poolETH: 20, holders: 60, holderPct: 40, buys: 3}),
 		std(zooSpec{kind: "honeypot_sell_blocked", deploy: plain("MoonRocket", routerSupply), young: true, buys: 4,
 			behaviour: "Anyone can buy, but transfers into the pair (sells) revert for everyone except the owner."}),
 		std(zooSpec{kind: "honeypot_blacklist_on_buy", deploy: plain("SniperTrap", routerSupply), decimals: 9, young: true, buys: 4,
@@ -164,10 +167,10 @@ func zooSpecs() []zooSpec {
 			poolPct: 60, poolETH: 20, holders: 55, holderPct: 40, lp: lpLock, buys: 2, owner: renounced, after: renounce,
 			behaviour: "Clean renounced token whose LP shares are locked in the devnet LP locker for a year."}),
 		std(zooSpec{kind: "concentrated", deploy: plain("PlainERC20", named("Whale Bag", "WBAG")),
-			poolPct: 10, poolETH: 10, holders: 30, holderPct: 10, whalePct: 80, lp: lpBurn, buys: 2, owner: ownerless,
+			poolPct: 10, poolETH: 10, holders: 30, holderPct: 10, whalePct: 80, buys: 2, owner: ownerless,
 			behaviour: "Ownerless token where one wallet holds 80% of supply outside the pool."}),
 		std(zooSpec{kind: "no_liquidity", deploy: plain("PlainERC20", named("No Pool", "NOPOOL")),
-			holders: 25, holderPct: 40, owner: ownerless,
+			holders: 55, holderPct: 100, owner: ownerless,
 			behaviour: "Ownerless token with holders but no pool on any DEX."}),
 		std(zooSpec{kind: "fee_on_transfer", buys: 3, trade: walletToWallet,
 			deploy: plain("TransferFeeToken", func(env *zooEnv, _ *account, supply *big.Int) []any {
