@@ -83,6 +83,14 @@ const (
 	SolanaLabelCreator  = "creator"
 )
 
+// Thresholds of CREATOR_NEW_WALLET on Solana: fewer transactions than
+// SolanaCreatorNewWalletTxs in the creator's whole history, or a first
+// transaction less than SolanaCreatorFreshSeconds before the token's.
+const (
+	SolanaCreatorNewWalletTxs = 5
+	SolanaCreatorFreshSeconds = 24 * 3600
+)
+
 // SolanaDeployerEvidence is deployer_analysis for a Solana mint.
 type SolanaDeployerEvidence struct {
 	Creator           *string  `json:"creator"`
@@ -96,9 +104,12 @@ type SolanaDeployerEvidence struct {
 	CreatorShareMaxPct *float64 `json:"creator_share_max_pct,omitempty"`
 	// CreatorIsProgramAccount is true when the creator address is a
 	// program derived address rather than a wallet.
-	CreatorIsProgramAccount *bool    `json:"creator_is_program_account"`
-	CreatorTxCount          *int     `json:"creator_tx_count"`
-	OtherTokens             []string `json:"other_tokens"`
+	CreatorIsProgramAccount *bool `json:"creator_is_program_account"`
+	// CreatorTxCount counts the transactions involving the creator when
+	// its whole history is under 1000; CreatorFirstActivity is the oldest.
+	CreatorTxCount       *int     `json:"creator_tx_count"`
+	CreatorFirstActivity *string  `json:"creator_first_activity"`
+	OtherTokens          []string `json:"other_tokens"`
 }
 
 // AssessSolana analyses a mint's facts into an assessment (scores are the
@@ -585,7 +596,23 @@ func AnalyseSolanaDeployer(f *SolanaFacts) (scan.Section, []string) {
 		status = scan.Partial
 		warnings = append(warnings, "deployer: creator share unknown (holders not established)")
 	}
-	warnings = append(warnings, "deployer: creator transaction count and other launches need an indexer; not established")
+	ev.CreatorTxCount = cr.TxCount
+	if cr.FirstActivity != nil {
+		t := time.Unix(*cr.FirstActivity, 0).UTC().Format(time.RFC3339)
+		ev.CreatorFirstActivity = &t
+	}
+	if cr.IsProgramAccount == nil || !*cr.IsProgramAccount {
+		switch {
+		case cr.TxCount != nil && *cr.TxCount < SolanaCreatorNewWalletTxs:
+			flags = append(flags, risk.NewFlag(risk.CreatorNewWallet, "Creator wallet is new",
+				fmt.Sprintf("The creator %s has taken part in only %d transaction(s).", addr, *cr.TxCount)).WithValue(float64(*cr.TxCount)))
+		case cr.FirstActivity != nil && cr.CreationTime != nil && *cr.CreationTime-*cr.FirstActivity < SolanaCreatorFreshSeconds:
+			hours := float64(*cr.CreationTime-*cr.FirstActivity) / 3600
+			flags = append(flags, risk.NewFlag(risk.CreatorNewWallet, "Creator wallet was fresh at launch",
+				fmt.Sprintf("The creator %s first appeared %.1f hours before the token was created.", addr, hours)).WithValue(solanaRound2(hours)))
+		}
+	}
+	warnings = append(warnings, "deployer: the creator's other launches need an indexer; not established")
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
 }
 

@@ -349,6 +349,12 @@ type SolanaCreator struct {
 	// IsProgramAccount is true when Address is off the ed25519 curve (a
 	// PDA, not a wallet); nil when not established.
 	IsProgramAccount *bool
+	// TxCount is the number of transactions involving the creator, when
+	// its whole history was listed (under 1000); nil otherwise.
+	TxCount *int
+	// FirstActivity is the block time of the creator's oldest transaction
+	// when its whole history was listed.
+	FirstActivity *int64
 	// OldestSignatureComplete is false when signature pagination hit its
 	// bound, so the oldest signature seen may not be the first.
 	OldestSignatureComplete bool

@@ -18,6 +18,10 @@ func solanaU8(v uint8) *uint8 { return &v }
 
 func solanaBool(v bool) *bool { return &v }
 
+func solanaInt(v int) *int { return &v }
+
+func solanaI64(v int64) *int64 { return &v }
+
 // solanaBaseFacts is a plain SPL mint with every authority revoked,
 // immutable metadata, one deep USDC pool with burned LP, and holders.
 func solanaBaseFacts() *analysis.SolanaFacts {
@@ -324,6 +328,16 @@ func TestAnalyseSolanaDeployer(t *testing.T) {
 			[]string{risk.CreatorHoldsLargeShare}, solanaFloat(6), scan.Complete},
 		{"update authority fallback", &analysis.SolanaCreator{Address: "Nobody", Source: analysis.SolanaCreatorUpdateAuthority, BalanceLamports: solanaU64(0)},
 			nil, nil, scan.Partial},
+		{"wallet with two transactions", &analysis.SolanaCreator{Address: "Nobody", Source: analysis.SolanaCreatorFeePayer, OldestSignatureComplete: true, BalanceLamports: solanaU64(0), TxCount: solanaInt(2)},
+			[]string{risk.CreatorNewWallet}, nil, scan.Complete},
+		{"wallet funded an hour before launch", &analysis.SolanaCreator{Address: "Nobody", Source: analysis.SolanaCreatorFeePayer, OldestSignatureComplete: true, BalanceLamports: solanaU64(0),
+			TxCount: solanaInt(40), FirstActivity: solanaI64(1_700_000_000), CreationTime: solanaI64(1_700_003_600)},
+			[]string{risk.CreatorNewWallet}, nil, scan.Complete},
+		{"seasoned wallet", &analysis.SolanaCreator{Address: "Nobody", Source: analysis.SolanaCreatorFeePayer, OldestSignatureComplete: true, BalanceLamports: solanaU64(0),
+			TxCount: solanaInt(40), FirstActivity: solanaI64(1_600_000_000), CreationTime: solanaI64(1_700_000_000)},
+			nil, nil, scan.Complete},
+		{"program account creator", &analysis.SolanaCreator{Address: "Nobody", Source: analysis.SolanaCreatorBondingCurve, BalanceLamports: solanaU64(0), TxCount: solanaInt(0), IsProgramAccount: solanaBool(true)},
+			nil, nil, scan.Complete},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -249,7 +249,7 @@ func TestAssessScnSOLMetaplex(t *testing.T) {
 }
 
 func TestAssessDeployerFromFirstTransaction(t *testing.T) {
-	feePayer := syntheticKey("deployer")
+	feePayer := megaAuth // a wallet (on the curve)
 	tests := []struct {
 		name       string
 		signatures int
@@ -270,6 +270,9 @@ func TestAssessDeployerFromFirstTransaction(t *testing.T) {
 			srv.SetSignatures(scnSOL, sigs)
 			srv.SetTransaction("sig00001", solanatest.Transaction{Slot: 1001, BlockTime: 1700000001, AccountKeys: []string{feePayer, scnSOL}})
 			srv.SetAccount(feePayer, solanatest.Account{Lamports: 2_500_000_000, Owner: "11111111111111111111111111111111"})
+			// The fee payer's own history: two transactions, the first
+			// an hour before the mint's.
+			srv.SetSignatures(feePayer, []solanatest.Signature{{Signature: "own2", BlockTime: 1700000001}, {Signature: "own1", BlockTime: 1699996401}})
 			a := newAdapter(t, solana.Options{}, srv.URL())
 			got, err := a.Assess(context.Background(), request(t, scnSOL))
 			if err != nil {
@@ -293,6 +296,12 @@ func TestAssessDeployerFromFirstTransaction(t *testing.T) {
 			}
 			if d.CreatedAt == nil || *d.CreatedAt != "2023-11-14T22:13:21Z" {
 				t.Errorf("created at = %s", strPtr(d.CreatedAt))
+			}
+			if d.CreatorTxCount == nil || *d.CreatorTxCount != 2 || strPtr(d.CreatorFirstActivity) != "2023-11-14T21:13:21Z" {
+				t.Errorf("creator history = %v txs since %s", d.CreatorTxCount, strPtr(d.CreatorFirstActivity))
+			}
+			if !hasFlag(got.Deployer.Flags, risk.CreatorNewWallet) {
+				t.Errorf("deployer flags = %+v, want CREATOR_NEW_WALLET", got.Deployer.Flags)
 			}
 		})
 	}

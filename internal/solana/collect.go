@@ -24,7 +24,8 @@ const (
 //  2. one batch: getProgramAccounts per DEX and mint position, the SOL/USDC
 //     price pools, getTokenLargestAccounts, getSignaturesForAddress;
 //  3. one batch: getMultipleAccounts [pool vaults, LP mints, largest token
-//     accounts, creator] + getTransaction of the oldest signature.
+//     accounts, creator] + getTransaction of the oldest signature + the
+//     creator candidate's signatures.
 //
 // Only a failure of round trip 1 fails the scan; later failures leave
 // their analyses partial with warnings.
@@ -236,7 +237,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	}
 	largest := &Call{Method: "getTokenLargestAccounts", Params: []any{c.mint.String()}, Result: &largestAccountsResult{}}
 	var sigs []signatureInfo
-	sigCall := &Call{Method: "getSignaturesForAddress", Params: []any{c.mint.String(), map[string]any{"limit": signaturePageSize}}, Result: &sigs}
+	sigCall := signaturesCall(c.mint, &sigs)
 	calls = append(calls, largest, sigCall)
 
 	if err := c.client.Batch(ctx, calls); err != nil {
@@ -399,6 +400,14 @@ func (c *collector) roundTrip3(ctx context.Context) {
 	}
 
 	calls, accounts := accountsCalls(keys)
+	// The first candidate's history (transaction count, first activity)
+	// rides along too.
+	var history *creatorHistory
+	if len(candidates) > 0 {
+		history = &creatorHistory{of: candidates[0]}
+		history.call = signaturesCall(candidates[0], &history.sigs)
+		calls = append(calls, history.call)
+	}
 	var tx *Call
 	if c.sigErr == nil && len(c.signatures) > 0 && c.sigsComplete {
 		tx = c.transactionCall(c.signatures[len(c.signatures)-1].Signature)
@@ -441,7 +450,18 @@ func (c *collector) roundTrip3(ctx context.Context) {
 
 	c.buildPools(get)
 	c.buildHolders(get)
-	c.buildCreator(ctx, get, tx, late)
+	c.buildCreator(ctx, get, tx, late, history)
+}
+
+// creatorHistory is a getSignaturesForAddress call on a creator.
+type creatorHistory struct {
+	of   PublicKey
+	sigs []signatureInfo
+	call *Call
+}
+
+func signaturesCall(addr PublicKey, out *[]signatureInfo) *Call {
+	return &Call{Method: "getSignaturesForAddress", Params: []any{addr.String(), map[string]any{"limit": signaturePageSize}}, Result: out}
 }
 
 func (c *collector) transactionCall(sig string) *Call {
@@ -598,7 +618,7 @@ func (c *collector) buildHolders(get func(PublicKey) (*Account, bool)) {
 	f.Holders = h
 }
 
-func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Account, bool), tx *Call, late *lateCreator) {
+func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Account, bool), tx *Call, late *lateCreator, history *creatorHistory) {
 	f := c.facts
 	cr := &analysis.SolanaCreator{}
 	// Creation transaction evidence.
@@ -665,12 +685,31 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 			lamports = acc.Lamports
 		}
 		cr.BalanceLamports = &lamports
-	} else if ctx.Err() == nil {
+	}
+	if history == nil || history.of != key {
+		history = nil
+	}
+	if (cr.BalanceLamports == nil || history == nil) && ctx.Err() == nil {
 		// The creator was only found in round trip 3 (or its batch
-		// failed): one more call for its balance.
+		// failed): one more request for its balance and history.
 		var bal balanceResult
-		if err := c.client.Do(ctx, "getBalance", &bal, cr.Address); err == nil {
+		balCall := &Call{Method: "getBalance", Params: []any{cr.Address}, Result: &bal}
+		history = &creatorHistory{of: key}
+		history.call = signaturesCall(key, &history.sigs)
+		if err := c.client.Batch(ctx, []*Call{balCall, history.call}); err == nil && balCall.Err == nil && cr.BalanceLamports == nil {
 			cr.BalanceLamports = &bal.Value
+		}
+	}
+	switch {
+	case history == nil || history.call.Err != nil:
+		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: creator transaction history unknown")
+	case len(history.sigs) >= signaturePageSize:
+		f.Warnings.Deployer = append(f.Warnings.Deployer, fmt.Sprintf("deployer: creator has at least %d transactions; exact count not established", signaturePageSize))
+	default:
+		n := len(history.sigs)
+		cr.TxCount = &n
+		if n > 0 {
+			cr.FirstActivity = history.sigs[n-1].BlockTime
 		}
 	}
 	if cr.BalanceLamports == nil {

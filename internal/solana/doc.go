@@ -15,13 +15,14 @@
 //     by discriminator + memcmp), the wSOL/USDC Whirlpools for the SOL price,
 //     getTokenLargestAccounts and getSignaturesForAddress.
 //  3. getMultipleAccounts [pool vaults, LP mints, largest token accounts,
-//     creator candidates] + getTransaction of the mint's oldest signature.
+//     creator candidates] + getTransaction of the mint's oldest signature +
+//     getSignaturesForAddress of the creator candidate (its history).
 //
 // Only round trip 1 can fail a scan (upstream_error / upstream_timeout);
 // later failures leave their analyses partial or unavailable, with
 // warnings. A mint with more than 1000 signatures is paged (bounded by
 // Options.MaxSignaturePages) beside round trip 3; a creator found only from
-// the first transaction costs one more getBalance.
+// the first transaction costs one more request (its balance and history).
 //
 // Prices are on-chain only: SOL/USD is the sqrt price of the wSOL/USDC
 // Whirlpool with the most in-range liquidity; USD stablecoins count as 1

@@ -108,6 +108,20 @@ func (c *Client) Do(ctx context.Context, method string, result any, params ...an
 // call is sent unbatched). It returns an *UpstreamError when no endpoint
 // answered; per-call failures are left in each Call.Err.
 func (c *Client) Batch(ctx context.Context, calls []*Call) error {
+	err := c.batch(ctx, calls)
+	if err != nil {
+		// Every call failed with the batch, so that no caller reads an
+		// unfilled result as an answer.
+		for _, call := range calls {
+			if call.Err == nil {
+				call.Err = err
+			}
+		}
+	}
+	return err
+}
+
+func (c *Client) batch(ctx context.Context, calls []*Call) error {
 	if len(calls) == 0 {
 		return nil
 	}
