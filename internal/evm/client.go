@@ -15,6 +15,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -183,9 +185,10 @@ type response struct {
 
 // attemptError is one URL's failure; retryable failures earn another round.
 type attemptError struct {
-	retryable bool
-	timeout   bool
-	err       error
+	retryable    bool
+	timeout      bool
+	batchRefused bool
+	err          error
 }
 
 // Call sends one JSON-RPC call and decodes its result into result.
@@ -202,6 +205,28 @@ func (c *Client) Call(ctx context.Context, result any, method string, args ...an
 // failure of the whole batch (*TransportError or the context's error);
 // each element's own error is in its Error field.
 func (c *Client) Batch(ctx context.Context, elems []rpc.BatchElem) error {
+	err := c.batchOnce(ctx, elems)
+	if !errors.Is(err, errBatchRefused) || len(elems) < 2 {
+		return err
+	}
+	// The provider caps batch sizes: send halves side by side.
+	half := len(elems) / 2
+	var wg sync.WaitGroup
+	var errA, errB error
+	wg.Add(2)
+	go func() { defer wg.Done(); errA = c.Batch(ctx, elems[:half]) }()
+	go func() { defer wg.Done(); errB = c.Batch(ctx, elems[half:]) }()
+	wg.Wait()
+	if errA != nil {
+		return errA
+	}
+	return errB
+}
+
+// errBatchRefused marks a provider's refusal of a batch as too large.
+var errBatchRefused = errors.New("batch refused")
+
+func (c *Client) batchOnce(ctx context.Context, elems []rpc.BatchElem) error {
 	if len(elems) == 0 {
 		return nil
 	}
@@ -262,6 +287,9 @@ func (c *Client) Batch(ctx context.Context, elems []rpc.BatchElem) error {
 			if aerr == nil {
 				return deliver(elems, byID, resps)
 			}
+			if aerr.batchRefused && len(elems) > 1 {
+				return fmt.Errorf("%s: %w", c.chain, errBatchRefused)
+			}
 			last = aerr
 			if ctx.Err() != nil {
 				return c.finalError(ctx, last)
@@ -316,6 +344,9 @@ func (c *Client) post(ctx context.Context, i int, method string, body []byte) ([
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 		return nil, &attemptError{retryable: true, err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
 	}
+	if resp.StatusCode == http.StatusRequestEntityTooLarge {
+		return nil, &attemptError{batchRefused: true, err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
+	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, &attemptError{err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
 	}
@@ -334,7 +365,8 @@ func (c *Client) post(ctx context.Context, i int, method string, body []byte) ([
 		// A batch answered by one id-less error is the provider refusing
 		// the whole request (often a rate limit).
 		if one.Error != nil && (len(one.ID) == 0 || string(one.ID) == "null") {
-			return nil, &attemptError{retryable: true, err: fmt.Errorf("endpoint %d: %s", i+1, one.Error.Message)}
+			refused := strings.Contains(strings.ToLower(one.Error.Message), "batch")
+			return nil, &attemptError{retryable: !refused, batchRefused: refused, err: fmt.Errorf("endpoint %d: %s", i+1, one.Error.Message)}
 		}
 		resps = []response{one}
 	default:
@@ -445,7 +477,8 @@ type CallMsg struct {
 	To    common.Address  `json:"to"`
 	Gas   hexutil.Uint64  `json:"gas,omitempty"`
 	Value *hexutil.Big    `json:"value,omitempty"`
-	Data  hexutil.Bytes   `json:"input"`
+	// Data is sent as "data", which every node accepts ("input" is newer).
+	Data hexutil.Bytes `json:"data"`
 }
 
 // OverrideAccount is one account's state override for eth_call.

@@ -244,3 +244,27 @@ func idOf(r *http.Request) string {
 	_ = jsonDecode(r, &req)
 	return big.NewInt(int64(req.ID)).String()
 }
+
+func TestClientSplitsRefusedBatches(t *testing.T) {
+	tc := newTestChain(t)
+	p := newRPCProxy(t, tc.url, 0, 0)
+	p.maxBatch = 3
+	c := NewClient("sim", []string{p.URL()}, ClientOptions{MaxConcurrent: 1})
+	bals := make([]hexutil.Big, 10)
+	elems := make([]rpc.BatchElem, len(bals))
+	for i := range elems {
+		elems[i] = BalanceElem(tc.from, &bals[i])
+	}
+	if err := c.Batch(context.Background(), elems); err != nil {
+		t.Fatalf("Batch: %v", err)
+	}
+	for i, el := range elems {
+		if el.Error != nil || (*big.Int)(&bals[i]).Sign() <= 0 {
+			t.Errorf("elem %d: %v, balance %v", i, el.Error, (*big.Int)(&bals[i]))
+		}
+	}
+	// 10 → 5+5 → (2+3)+(2+3): one refused, two refused, four answered.
+	if got := p.requests.Load(); got != 7 {
+		t.Errorf("upstream requests = %d, want 7", got)
+	}
+}

@@ -204,6 +204,7 @@ type rpcProxy struct {
 	target      string
 	delay       time.Duration
 	maxLogRange uint64
+	maxBatch    int // refuse larger batches, as some providers do
 	requests    atomic.Int64
 	logPages    atomic.Int64
 	srv         *httptest.Server
@@ -228,6 +229,12 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 	p.requests.Add(1)
 	if p.delay > 0 {
 		time.Sleep(p.delay)
+	}
+	var many []json.RawMessage
+	if p.maxBatch > 0 && json.Unmarshal(body, &many) == nil && len(many) > p.maxBatch {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch size limit exceeded"}}`))
+		return
 	}
 	var one struct {
 		ID     json.RawMessage   `json:"id"`
