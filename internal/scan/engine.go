@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -254,7 +255,7 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.timeout)
 	defer cancel()
 	start := e.now()
-	as, err := a.Assess(actx, Request{Address: addr, Chains: planChains})
+	as, err := safeAssess(actx, a, Request{Address: addr, Chains: planChains})
 	if err != nil {
 		var fe *fault.Error
 		if !errors.As(err, &fe) && errors.Is(actx.Err(), context.DeadlineExceeded) {
@@ -280,6 +281,18 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 		_ = e.cache.Set(actx, key, b, e.ttl)
 	}
 	return b, nil
+}
+
+// safeAssess turns an adapter panic into an error: scans may run on a
+// goroutine of their own (shared in flight), where a panic would end the
+// process.
+func safeAssess(ctx context.Context, a Adapter, req Request) (as *Assessment, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			as, err = nil, fmt.Errorf("adapter %s panicked: %v\n%s", a.Kind(), v, debug.Stack())
+		}
+	}()
+	return a.Assess(ctx, req)
 }
 
 func decodeReport(b []byte) (*Report, error) {

@@ -155,6 +155,11 @@ func TestScanErrors(t *testing.T) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}}
+	panicky := &fakeAdapter{kind: chains.EVM, assess: func(context.Context, scan.Request) (*scan.Assessment, error) {
+		var m map[string]int
+		m["boom"]++
+		return nil, nil
+	}}
 	tests := []struct {
 		name    string
 		adapter scan.Adapter
@@ -168,6 +173,7 @@ func TestScanErrors(t *testing.T) {
 		{"no chain of the kind in plan", evm, pepe, []string{"solana"}, fault.PlanForbidden},
 		{"no adapter for the kind", evm, bonk, []string{"solana"}, fault.Unavailable},
 		{"deadline", slow, pepe, []string{"ethereum"}, fault.UpstreamTimeout},
+		{"adapter panic", panicky, pepe, []string{"ethereum"}, fault.Internal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
