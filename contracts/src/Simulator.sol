@@ -29,10 +29,10 @@ contract Simulator {
         address pool;
         address quote; // the pool's other token
         address wrapped; // wrapped native, deposited to get the quote
-        address fundPool; // V2 wrapped/quote pool used when quote != wrapped (or zero)
+        address fundPool; // V2 wrapped/quote pool that buys the quote when quote != wrapped (or zero)
         uint8 poolKind; // 1 = Uniswap V2 style, 2 = Uniswap V3 style
         uint256 feeBps; // V2 swap fee in basis points (fundPool too)
-        uint256 amountIn; // quote (or wrapped, with fundPool) to spend on the buy
+        uint256 amountIn; // quote to spend on the buy
         address recipient; // receiver of the transfer test
         uint256 gasPerStep; // gas cap of each external step
         uint8 steps; // bit 0 buy, bit 1 transfer, bit 2 sell
@@ -76,12 +76,25 @@ contract Simulator {
         if (p.steps & 4 != 0) _sell(p, r);
     }
 
+    /// @dev Gets p.amountIn of the quote token: wraps native, and when the
+    /// quote is another token buys exactly that much of it on fundPool.
     function _fund(Params calldata p) private returns (uint256 quoteIn, bytes memory err) {
-        ISimWrapped(p.wrapped).deposit{value: p.amountIn}();
-        if (p.quote == p.wrapped) return (p.amountIn, "");
+        if (p.quote == p.wrapped) {
+            ISimWrapped(p.wrapped).deposit{value: p.amountIn}();
+            return (p.amountIn, "");
+        }
         if (p.fundPool == address(0)) return (0, bytes("simulator: no funding pool for the quote token"));
+        (uint256 rW, uint256 rQ, bool w0) = _reserves(p.fundPool, p.wrapped);
+        if (p.amountIn >= rQ || rW == 0 || p.feeBps >= 10000) return (0, bytes("simulator: funding pool too shallow"));
+        // Uniswap's getAmountIn, plus a 1% margin for a different pool fee.
+        uint256 wrappedIn = ((rW * p.amountIn * 10000) / ((rQ - p.amountIn) * (10000 - p.feeBps)) + 1) * 101 / 100;
+        if (wrappedIn > address(this).balance) return (0, bytes("simulator: not enough native to fund"));
+        ISimWrapped(p.wrapped).deposit{value: wrappedIn}();
+        if (!_send(p.wrapped, p.fundPool, wrappedIn)) return (0, bytes("simulator: funding transfer failed"));
         uint256 before = _balance(p.quote, address(this));
-        (bool ok, bytes memory ret) = _v2Swap(p.fundPool, p.wrapped, p.amountIn, p.feeBps, address(this), p.gasPerStep);
+        (bool ok, bytes memory ret) = p.fundPool.call{gas: p.gasPerStep}(
+            abi.encodeCall(ISimV2Pair.swap, (w0 ? 0 : p.amountIn, w0 ? p.amountIn : 0, address(this), ""))
+        );
         if (!ok) return (0, ret);
         return (_gain(_balance(p.quote, address(this)), before), "");
     }
@@ -237,16 +250,6 @@ contract Simulator {
         require(msg.sender == activePool, "simulator: unexpected callback");
         uint256 owed = uint256(amount0Delta > 0 ? amount0Delta : amount1Delta);
         require(_send(activePayToken, msg.sender, owed), "simulator: callback payment failed");
-    }
-
-    function _v2Swap(address pool, address payToken, uint256 amountIn, uint256 feeBps, address to, uint256 gasCap)
-        private
-        returns (bool, bytes memory)
-    {
-        if (!_send(payToken, pool, amountIn)) return (false, bytes("simulator: funding transfer failed"));
-        (uint256 rIn, uint256 rOut, bool payIs0) = _reserves(pool, payToken);
-        uint256 out = (_amountOut(amountIn, rIn, rOut, feeBps) * 99) / 100;
-        return pool.call{gas: gasCap}(abi.encodeCall(ISimV2Pair.swap, (payIs0 ? 0 : out, payIs0 ? out : 0, to, "")));
     }
 
     /// @dev Reserves of a V2 pool ordered (reserve of `tokenIn`, other), and

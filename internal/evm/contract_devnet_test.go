@@ -462,3 +462,36 @@ func keys(m map[string]bool) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestSimulationFundsAStableQuote buys through a pool quoted in USDC: the
+// simulator first buys the USDC with wrapped native on a funding pool.
+// The devnet's only USDC pool is WETH/USDC, so WETH plays the token.
+func TestSimulationFundsAStableQuote(t *testing.T) {
+	dn, c := startContractNet(t)
+	m := dn.Manifest()
+	weth, usdc, pair := common.HexToAddress(m.WETH), common.HexToAddress(m.USDC), common.HexToAddress(m.USDCPair)
+	usdcReserve, now := poolState(t, c, pair, usdc)
+	elems, decode, err := SimulationCall(SimulationRequest{
+		Token: weth, Pool: pair, PoolKind: "v2", Quote: usdc, Wrapped: weth, FundPool: pair,
+		FeeBps: 30, QuoteReserve: usdcReserve, BlockTime: now, DelayedSell: DefaultDelayedSell,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Batch(context.Background(), elems); err != nil {
+		t.Fatal(err)
+	}
+	sim, err := decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("WETH via USDC: %s", simString(sim))
+	if !analysis.EVMNotHoneypot(sim) {
+		t.Fatalf("not_honeypot = false: %s", simString(sim))
+	}
+	checkRange(t, "buy_tax", sim.BuyTax, &[2]float64{0, 1})
+	checkRange(t, "sell_tax", sim.SellTax, &[2]float64{0, 1})
+	if want := new(big.Int).Div(new(big.Int).Mul(usdcReserve, big.NewInt(DefaultBuyBps)), big.NewInt(10_000)).String(); sim.QuoteIn != want {
+		t.Errorf("quote_in = %s, want %s (0.3%% of the USDC reserve)", sim.QuoteIn, want)
+	}
+}

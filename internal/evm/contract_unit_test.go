@@ -181,7 +181,7 @@ func TestSimulationCallRejectsWhatItCannotSimulate(t *testing.T) {
 	}{
 		{"unknown pool kind", SimulationRequest{PoolKind: "curve", Quote: weth, Wrapped: weth, QuoteReserve: big.NewInt(1e18)}, "unsupported pool kind"},
 		{"no reserve", SimulationRequest{PoolKind: "v2", Quote: weth, Wrapped: weth}, "no quote reserve"},
-		{"stable quote without amount", SimulationRequest{PoolKind: "v2", Quote: usdc, Wrapped: weth, QuoteReserve: big.NewInt(1e18)}, "AmountIn is required"},
+		{"stable quote without a funding pool", SimulationRequest{PoolKind: "v2", Quote: usdc, Wrapped: weth, QuoteReserve: big.NewInt(1e18)}, "no funding pool"},
 		{"dust reserve", SimulationRequest{PoolKind: "v2", Quote: weth, Wrapped: weth, QuoteReserve: big.NewInt(10)}, "rounds to zero"},
 	}
 	for _, tt := range tests {

@@ -60,13 +60,13 @@ type SimulationRequest struct {
 	Quote   common.Address
 	Wrapped common.Address
 	// FundPool is a V2 wrapped/quote pool used to buy the quote token
-	// when it is not the wrapped native (AmountIn is then in wrapped).
+	// when it is not the wrapped native (required then).
 	FundPool common.Address
 	// FeeBps is a V2 pool's swap fee (30 = 0.3%); a few bps too low is
 	// absorbed by a retry with a 1% margin.
 	FeeBps int
-	// QuoteReserve sizes the buy (DefaultBuyBps of it) unless AmountIn is
-	// set.
+	// QuoteReserve sizes the buy (DefaultBuyBps of it) unless AmountIn,
+	// in quote units, is set.
 	QuoteReserve *big.Int
 	AmountIn     *big.Int
 	// StepGas caps each step (DefaultStepGas when zero).
@@ -170,11 +170,11 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	default:
 		return nil, nil, fmt.Errorf("simulation: unsupported pool kind %q", req.PoolKind)
 	}
+	if req.Quote != req.Wrapped && req.FundPool == (common.Address{}) {
+		return nil, nil, errors.New("simulation: the quote token is not the wrapped native and no funding pool was given")
+	}
 	amount := req.AmountIn
 	if amount == nil {
-		if req.Quote != req.Wrapped {
-			return nil, nil, errors.New("simulation: AmountIn is required when the quote token is not the wrapped native")
-		}
 		if req.QuoteReserve == nil || req.QuoteReserve.Sign() <= 0 {
 			return nil, nil, errors.New("simulation: the pool has no quote reserve")
 		}
@@ -205,8 +205,13 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	if err != nil {
 		return nil, nil, err
 	}
-	balance := (*hexutil.Big)(new(big.Int).Add(new(big.Int).Mul(amount, big.NewInt(2)), big.NewInt(1e18)))
-	overrides := StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode, Balance: balance}}
+	balance := new(big.Int).Add(new(big.Int).Mul(amount, big.NewInt(2)), big.NewInt(1e18))
+	if req.Quote != req.Wrapped {
+		// The quote is bought with wrapped native at the funding pool's
+		// price, unknown here: plenty of native (it exists only in the call).
+		balance = new(big.Int).Exp(big.NewInt(10), big.NewInt(30), nil)
+	}
+	overrides := StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode, Balance: (*hexutil.Big)(balance)}}
 	callGas := hexutil.Uint64(stepGas*8 + 1_000_000)
 	origin := SimulationOrigin
 	out := new(hexutil.Bytes)
