@@ -57,7 +57,7 @@ func openShared(ctx context.Context, cfg *config.Config, log *slog.Logger) (*sha
 	return &shared{
 		cache:   cacheredis.New(client, cacheredis.Options{}),
 		limiter: ratelimit.NewFallback(rateredis.New(client, rateredis.Options{}), local, onError),
-		dedupe:  sharedDedupe(client),
+		dedupe:  sharedDedupe(client, log),
 		close:   func() { client.Close() },
 	}, nil
 }
