@@ -495,3 +495,22 @@ func TestSimulationFundsAStableQuote(t *testing.T) {
 		t.Errorf("quote_in = %s, want %s (0.3%% of the USDC reserve)", sim.QuoteIn, want)
 	}
 }
+
+// TestSimulationNoFalseHoneypots: every zoo token built to be tradable
+// must simulate as buyable and sellable (a false honeypot verdict is as
+// wrong as a missed one).
+func TestSimulationNoFalseHoneypots(t *testing.T) {
+	dn, _ := startContractNet(t)
+	untradable := map[string]bool{"honeypot_sell_blocked": true, "honeypot_blacklist_on_buy": true, "trading_disabled": true, "not_a_token": true}
+	for _, tok := range dn.Manifest().Tokens {
+		if untradable[tok.Kind] || tok.Pair == "" || common.HexToAddress(tok.Pair) == (common.Address{}) {
+			continue
+		}
+		t.Run(tok.Kind, func(t *testing.T) {
+			sim := simulateZoo(t, tok.Kind)
+			if sim.CanBuy == nil || !*sim.CanBuy || sim.CanSell == nil || !*sim.CanSell {
+				t.Errorf("simulation = %s, want a buy and a sell", simString(sim))
+			}
+		})
+	}
+}
