@@ -58,9 +58,12 @@ type Options struct {
 	HTTPClient *http.Client
 	// Client tunes every chain's RPC client (retries, concurrency cap).
 	Client ClientOptions
-	// Sourcify and Etherscan are the explorers; nil disables one.
+	// Sourcify and Etherscan are the explorers; nil (or a nil
+	// *explorer.Sourcify / *explorer.Etherscan) disables one.
 	Sourcify  Verifier
 	Etherscan CreationSource
+	// ExplorerTimeout bounds the explorer requests of a scan (default 5s).
+	ExplorerTimeout time.Duration
 	// Deadline bounds a scan (default 12s).
 	Deadline time.Duration
 	// Upstream is called once per upstream RPC HTTP request.
@@ -96,6 +99,15 @@ func NewAdapter(reg *chains.Registry, opts Options) *Adapter {
 	}
 	if opts.Holders.Duration <= 0 {
 		opts.Holders.Duration = 3 * time.Second
+	}
+	if opts.ExplorerTimeout <= 0 {
+		opts.ExplorerTimeout = 5 * time.Second
+	}
+	if s, ok := opts.Sourcify.(*explorer.Sourcify); ok && s == nil {
+		opts.Sourcify = nil
+	}
+	if e, ok := opts.Etherscan.(*explorer.Etherscan); ok && e == nil {
+		opts.Etherscan = nil
 	}
 	if opts.HTTPClient != nil {
 		opts.Client.HTTPClient = opts.HTTPClient
@@ -455,7 +467,11 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 
 	// Beside round trip 2: explorers and the holder rebuild.
 	exCh := make(chan explorerFacts, 1)
-	go func() { exCh <- r.a.explore(ctx, ch, r.token) }()
+	go func() {
+		ectx, cancel := context.WithTimeout(ctx, r.a.opts.ExplorerTimeout)
+		defer cancel()
+		exCh <- r.a.explore(ectx, ch, r.token)
+	}()
 	budget := r.a.opts.Holders
 	if dl, ok := ctx.Deadline(); ok {
 		if rem := time.Until(dl) - 1500*time.Millisecond; rem < budget.Duration {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 	"github.com/tokenrisk/tokenrisk/internal/explorer"
@@ -73,5 +74,31 @@ func TestAdapterUsesExplorers(t *testing.T) {
 	}
 	if slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "no explorer") }) {
 		t.Errorf("warnings claim no explorer: %q", r.Warnings)
+	}
+}
+
+func TestAdapterBoundsSlowExplorers(t *testing.T) {
+	dn := startAdapterNet(t)
+	tok, _ := dn.Manifest().Token("clean")
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+	}))
+	defer hang.Close()
+	var nilEtherscan *explorer.Etherscan
+	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{
+		Sourcify:        explorer.NewSourcify(hang.URL, nil),
+		Etherscan:       nilEtherscan, // a disabled explorer from Config.Clients
+		ExplorerTimeout: 300 * time.Millisecond,
+	})
+	start := time.Now()
+	r, err := assess(t, ad, tok.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("scan took %v with a hanging explorer", d)
+	}
+	if r.SafetyChecklist.Verified || r.HasFlag(risk.NotVerified) {
+		t.Errorf("verification must be unknown (no flag, not verified), got verified=%v", r.SafetyChecklist.Verified)
 	}
 }
