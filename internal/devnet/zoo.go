@@ -56,7 +56,8 @@ type zooSpec struct {
 	deploy    func(w *writer, env *zooEnv, creator *account, supply *big.Int) (deployed, error)
 	poolPct   int64 // percent of supply added to the WETH pool; 0 = no pool
 	poolETH   int64 // whole ETH beside it
-	young     bool  // pool added after the clock moved on: less than 72 h old
+	young     bool  // pool added 20 hours ago: under the 72-hour NEW_POOL threshold
+	noPool    bool  // no pool at all
 	holders   int
 	holderPct int64 // percent of supply spread over holders
 	whalePct  int64 // percent of supply sent to one whale wallet
@@ -98,13 +99,13 @@ func named(name, symbol string) func(*zooEnv, *account, *big.Int) []any {
 // zooSpecs is the zoo, in the order of issue 3.
 func zooSpecs() []zooSpec {
 	renounce := func(w *writer, _ *zooEnv, t *zooToken) error {
-		return w.invoke(t.creator, t.contractABI(), t.token, nil, "renounceOwnership")
+		return w.invoke(t.creator, t.ownerABI(), t.token, nil, "renounceOwnership")
 	}
 	std := func(s zooSpec) zooSpec {
 		if s.decimals == 0 {
 			s.decimals = 18
 		}
-		if s.poolPct == 0 && s.poolETH == 0 && !s.noPoolMarker() {
+		if s.poolPct == 0 && s.poolETH == 0 && !s.noPool {
 			s.poolPct, s.poolETH = 50, 20
 		}
 		// The rest of the supply goes to 55 holders: each kind's risk is
@@ -170,7 +171,7 @@ func zooSpecs() []zooSpec {
 			poolPct: 10, poolETH: 10, holders: 30, holderPct: 10, whalePct: 80, buys: 2, owner: ownerless,
 			behaviour: "Ownerless token where one wallet holds 80% of supply outside the pool."}),
 		std(zooSpec{kind: "no_liquidity", deploy: plain("PlainERC20", named("No Pool", "NOPOOL")),
-			holders: 55, holderPct: 100, owner: ownerless,
+			noPool: true, holders: 55, holderPct: 100, owner: ownerless,
 			behaviour: "Ownerless token with holders but no pool on any DEX."}),
 		std(zooSpec{kind: "fee_on_transfer", buys: 3, trade: walletToWallet,
 			deploy: plain("TransferFeeToken", func(env *zooEnv, _ *account, supply *big.Int) []any {
@@ -186,11 +187,8 @@ func zooSpecs() []zooSpec {
 	}
 }
 
-// noPoolMarker reports specs that must not get the default pool.
-func (s zooSpec) noPoolMarker() bool { return s.kind == "no_liquidity" }
-
-// contractABI is the artifact used to call owner functions on the token.
-func (t *zooToken) contractABI() string {
+// ownerABI is the artifact whose ABI has the token's ownership functions.
+func (t *zooToken) ownerABI() string {
 	switch t.spec.kind {
 	case "clean", "lp_unlocked", "lp_locked":
 		return "CleanToken"
