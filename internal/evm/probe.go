@@ -46,7 +46,7 @@ const (
 	DefaultProbeSelectors  = 40
 	// probesPerCall bounds one eth_call's candidate calls (gas: each
 	// probe costs its call plus a measurement).
-	probesPerCall = 24
+	probesPerCall = 48
 	probeCallGas  = 45_000_000
 	// StorageCandidateSlots is how many leading storage slots are read
 	// for addresses that may hold hidden owner powers.
