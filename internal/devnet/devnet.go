@@ -94,16 +94,18 @@ func Start(ctx context.Context, opts Options) (*Devnet, error) {
 	}
 	now := started.Truncate(time.Second)
 	genesisTime := now.Add(-historyStart)
+	backend, err := newBackend(newGenesis(accts.genesisAlloc(), genesisTime), host, port)
+	if err != nil {
+		return nil, err
+	}
 	plan, m, err := planZoo(accts, now)
 	if err != nil {
+		_ = backend.Close()
 		return nil, fmt.Errorf("devnet: plan: %w", err)
 	}
 	blocks, failed, err := plan.build(newGenesis(accts.genesisAlloc(), genesisTime))
 	if err != nil {
-		return nil, err
-	}
-	backend, err := newBackend(newGenesis(accts.genesisAlloc(), genesisTime), host, port)
-	if err != nil {
+		_ = backend.Close()
 		return nil, err
 	}
 	rc, err := inprocRPC(backend)

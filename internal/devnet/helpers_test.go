@@ -20,7 +20,8 @@ import (
 )
 
 // dn is the devnet the package's chain tests share (booting it once keeps
-// them fast); needZoo starts it on first use. Tests mine their own blocks.
+// them fast); needZoo starts it on first use. Its committer mines what
+// outside clients send; tests also mine their own blocks with Commit.
 var (
 	dn      *Devnet
 	dnOnce  sync.Once
@@ -32,7 +33,7 @@ func needZoo(t *testing.T) {
 	dnOnce.Do(func() {
 		start := time.Now()
 		dn, dnError = Start(context.Background(), Options{
-			CommitInterval: -1,
+			CommitInterval: 20 * time.Millisecond,
 			Logger:         slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		})
 		if dnError == nil {
