@@ -149,7 +149,7 @@ func Start(ctx context.Context, opts Options) (*Devnet, error) {
 		close(d.done)
 	}
 	logger.Info("devnet ready", "rpc", d.rpcURL, "chain_id", m.ChainID, "tokens", len(m.Tokens),
-		"setup_transactions", plan.sent, "blocks", len(blocks)+1, "took", time.Since(started).Round(time.Millisecond))
+		"setup_transactions", plan.sent, "blocks", len(blocks)+1, "took", time.Since(started).Round(time.Millisecond).String())
 	return d, nil
 }
 
