@@ -13,6 +13,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/store/postgres"
 	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
 	"github.com/tokenrisk/tokenrisk/internal/store/storetest"
+	"github.com/tokenrisk/tokenrisk/internal/store/writeback"
 )
 
 // report is about the size of a real scan report.
@@ -20,7 +21,8 @@ var report = append([]byte(`{"scan_id":"scn_x","risk_flags":[`), append(bytes.Re
 
 // BenchmarkHistoryWrite measures scan-history writes on each backend in one
 // run (PostgreSQL when TOKENRISK_TEST_POSTGRES is set): one SaveScan per
-// scan from one goroutine and from many, and batches of 100 (SaveScans).
+// scan from one goroutine and from many, through the writeback queue, and
+// batches of 100 (SaveScans).
 func BenchmarkHistoryWrite(b *testing.B) {
 	backends := []struct {
 		name string
@@ -72,6 +74,24 @@ func BenchmarkHistoryWrite(b *testing.B) {
 					}
 				}
 			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+		b.Run(be.name+"/writeback", func(b *testing.B) {
+			w := writeback.New(be.open(b), writeback.Options{Capacity: 1 << 20})
+			defer w.Close()
+			ctx := context.Background()
+			b.SetParallelism(8)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if err := w.SaveScan(ctx, scan()); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			if err := w.Flush(ctx); err != nil { // count rows written, not queued
+				b.Fatal(err)
+			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 		})
 		b.Run(be.name+"/batch100", func(b *testing.B) {
