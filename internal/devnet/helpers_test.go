@@ -86,9 +86,10 @@ func wallet(t *testing.T, name string) common.Address {
 	return a.addr
 }
 
-// transact signs data from `from` (a devnet key), mines it and returns the
-// receipt, whatever its status.
-func transact(t *testing.T, from, to common.Address, value *big.Int, data []byte) *types.Receipt {
+// transact signs data from `from` (a devnet key) to `to` (a common.Address,
+// or nil to create a contract), mines it and returns the receipt, whatever
+// its status.
+func transact(t *testing.T, from common.Address, to any, value *big.Int, data []byte) *types.Receipt {
 	t.Helper()
 	ctx := context.Background()
 	key, ok := dn.Key(from)
@@ -103,8 +104,12 @@ func transact(t *testing.T, from, to common.Address, value *big.Int, data []byte
 	if value == nil {
 		value = new(big.Int)
 	}
+	var dest *common.Address // nil: a contract creation
+	if a, ok := to.(common.Address); ok {
+		dest = &a
+	}
 	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(big.NewInt(dn.Manifest().ChainID)), &types.DynamicFeeTx{
-		Nonce: nonce, GasTipCap: gasTip, GasFeeCap: gasFeeCap, Gas: 3_000_000, To: &to, Value: value, Data: data,
+		Nonce: nonce, GasTipCap: gasTip, GasFeeCap: gasFeeCap, Gas: 3_000_000, To: dest, Value: value, Data: data,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -256,4 +261,14 @@ func mintTopic(t *testing.T) common.Hash {
 		t.Fatal(err)
 	}
 	return a.Events["Mint"].ID
+}
+
+// ethBalance is addr's native balance at the head.
+func ethBalance(t *testing.T, a common.Address) *big.Int {
+	t.Helper()
+	b, err := dn.Backend().Client().BalanceAt(context.Background(), a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

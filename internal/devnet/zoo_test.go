@@ -180,8 +180,12 @@ func TestHoldersAndLiquidity(t *testing.T) {
 		}
 	}
 	locked := view(t, addr(m.Locker), "LPLocker", "locks", big.NewInt(0))
-	if locked[1].(common.Address) != addr(token(t, "lp_locked").Creator) {
-		t.Errorf("lock 0 owner = %s, want the lp_locked creator", locked[1])
+	lockedTok := token(t, "lp_locked")
+	if locked[1].(common.Address) != addr(lockedTok.Creator) || locked[0].(common.Address) != addr(lockedTok.Pair) {
+		t.Errorf("lock 0 = token %s owner %s, want the lp_locked pair and creator", locked[0], locked[1])
+	}
+	if send(t, addr(lockedTok.Creator), addr(m.Locker), "LPLocker", "withdraw", big.NewInt(0)) {
+		t.Error("the LP came out of the locker before the unlock time")
 	}
 	whale := token(t, "concentrated")
 	if got := percentOf(balanceOf(t, addr(whale.Address), dn.whaleAddr()), totalSupply(t, addr(whale.Address))); got < 79.9 {
@@ -484,6 +488,21 @@ func TestSelfdestructAndHiddenOwner(t *testing.T) {
 	stranger := wallet(t, "shutdown stranger")
 	if send(t, stranger, addr(sd.Address), "LegacyToken", "emergencyShutdown") {
 		t.Error("a stranger ran emergencyShutdown")
+	}
+	// The owner's call really executes SELFDESTRUCT. Since Cancun the code
+	// stays, so the evidence is the balance sweep: force 1 ETH into the
+	// token (initcode PUSH20 token SELFDESTRUCT, sent with value), then
+	// shut it down.
+	initcode := append(append([]byte{0x73}, addr(sd.Address).Bytes()...), 0xff)
+	if r := transact(t, stranger, nil, ether(1), initcode); r.Status != 1 {
+		t.Fatal("could not force ETH into the token")
+	}
+	if bal := ethBalance(t, addr(sd.Address)); bal.Cmp(ether(1)) != 0 {
+		t.Fatalf("token balance = %v, want 1 ETH", bal)
+	}
+	mustSend(t, addr(sd.Creator), addr(sd.Address), "LegacyToken", "emergencyShutdown")
+	if bal := ethBalance(t, addr(sd.Address)); bal.Sign() != 0 {
+		t.Errorf("token balance after emergencyShutdown = %v, want 0 (swept by SELFDESTRUCT)", bal)
 	}
 
 	ho := token(t, "hidden_owner")
