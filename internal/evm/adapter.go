@@ -931,7 +931,13 @@ func (r *scanRun) assemble(lens *LensResult, report, codeReport CodeReport, prox
 			hasPool = true
 		}
 	}
-	if hasPool && simPool == nil && sim == nil {
+	switch {
+	case lens == nil:
+		// Pools are unknown, not absent: no honeypot verdict is a failure.
+		hasPool = true
+		msg := "the pool search failed, so there was no pool to trade against"
+		sim = &analysis.EVMSimulation{Error: &msg}
+	case hasPool && simPool == nil && sim == nil:
 		msg := "no pool the simulator supports (V2, V3 or Solidly volatile, bought with the wrapped native)"
 		sim = &analysis.EVMSimulation{Error: &msg}
 	}

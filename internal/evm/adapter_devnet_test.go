@@ -235,6 +235,25 @@ func TestAdapterOnDevnetZoo(t *testing.T) {
 	}
 }
 
+func TestAdapterLensFailureIsNeverSafe(t *testing.T) {
+	dn := startAdapterNet(t)
+	tok, _ := dn.Manifest().Token("clean")
+	p := newRPCProxy(t, dn.RPCURL(), 0, 0)
+	p.breakLens = true
+	ch := dn.Chain()
+	ch.RPC = []string{p.URL()}
+	r, err := assess(t, NewAdapter(devnetRegistry(t, ch), Options{}), tok.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.HasFlag(risk.SimulationFailed) || r.HasFlag(risk.NoLiquidity) {
+		t.Errorf("flags %v: want SIMULATION_FAILED and no NO_LIQUIDITY when pools are unknown", r.RiskFlags)
+	}
+	if r.SafetyChecklist.NotHoneypot || r.LiquidityAnalysis.Status != scan.Unavailable {
+		t.Errorf("not_honeypot %v, liquidity status %s", r.SafetyChecklist.NotHoneypot, r.LiquidityAnalysis.Status)
+	}
+}
+
 func TestAdapterDetectionErrors(t *testing.T) {
 	dn := startAdapterNet(t)
 	m := dn.Manifest()

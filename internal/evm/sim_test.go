@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -205,9 +206,11 @@ type rpcProxy struct {
 	delay       time.Duration
 	maxLogRange uint64
 	maxBatch    int // refuse larger batches, as some providers do
-	requests    atomic.Int64
-	logPages    atomic.Int64
-	srv         *httptest.Server
+	// breakLens makes every lens call fail (method not found).
+	breakLens bool
+	requests  atomic.Int64
+	logPages  atomic.Int64
+	srv       *httptest.Server
 }
 
 func newRPCProxy(t testing.TB, target string, delay time.Duration, maxLogRange uint64) *rpcProxy {
@@ -251,6 +254,10 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 			_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(one.ID) + `,"error":{"code":-32005,"message":"query returned more than 10000 results"}}`))
 			return
 		}
+	}
+	if p.breakLens {
+		body = bytes.ReplaceAll(body, []byte(`"method":"eth_call","params":[{"to":"`+strings.ToLower(LensAddress.Hex())),
+			[]byte(`"method":"eth_lensBroken","params":[{"to":"`+strings.ToLower(LensAddress.Hex())))
 	}
 	resp, err := http.Post(p.target, "application/json", bytes.NewReader(body))
 	if err != nil {
