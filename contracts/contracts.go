@@ -35,12 +35,15 @@ type Compiled struct {
 	Bytecode []byte
 	// DeployedBytecode is the runtime bytecode, e.g. for a state override.
 	DeployedBytecode []byte
+	// EVMVersion is the EVM version it was compiled for ("shanghai").
+	EVMVersion string
 }
 
 // file is the artifact JSON written by compile.js.
 type file struct {
 	ContractName     string          `json:"contractName"`
 	SourceName       string          `json:"sourceName"`
+	EVMVersion       string          `json:"evmVersion"`
 	ABI              json.RawMessage `json:"abi"`
 	Bytecode         string          `json:"bytecode"`
 	DeployedBytecode string          `json:"deployedBytecode"`
@@ -100,5 +103,6 @@ func parse(data []byte) (Compiled, error) {
 		ABI:              parsed,
 		Bytecode:         code,
 		DeployedBytecode: runtime,
+		EVMVersion:       f.EVMVersion,
 	}, nil
 }

@@ -123,3 +123,42 @@ func TestNamesAllLoad(t *testing.T) {
 		}
 	}
 }
+
+// Every artifact must run on every chain the engine scans, by state
+// override included: compiled for shanghai, with no opcode from a later
+// fork (transient storage, MCOPY, blob opcodes) in its runtime code.
+func TestArtifactsRunOnShanghai(t *testing.T) {
+	later := map[byte]string{0x49: "BLOBHASH", 0x4a: "BLOBBASEFEE", 0x5c: "TLOAD", 0x5d: "TSTORE", 0x5e: "MCOPY"}
+	for _, name := range contracts.Names() {
+		c, err := contracts.Artifact(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.EVMVersion != "shanghai" {
+			t.Errorf("%s compiled for %q, want shanghai", name, c.EVMVersion)
+		}
+		code := stripMetadata(c.DeployedBytecode)
+		for pc := 0; pc < len(code); pc++ {
+			op := code[pc]
+			if n, ok := later[op]; ok {
+				t.Errorf("%s: %s at pc %d", name, n, pc)
+			}
+			if op >= 0x60 && op <= 0x7f { // PUSH1..PUSH32 immediates
+				pc += int(op - 0x5f)
+			}
+		}
+	}
+}
+
+// stripMetadata drops solc's CBOR metadata trailer, whose length is the
+// last two bytes of the runtime code.
+func stripMetadata(code []byte) []byte {
+	if len(code) < 2 {
+		return code
+	}
+	n := int(code[len(code)-2])<<8 | int(code[len(code)-1])
+	if n+2 > len(code) {
+		return code
+	}
+	return code[:len(code)-n-2]
+}
