@@ -27,6 +27,8 @@ contract Prober {
         uint256 sellReceived;
         bool tinyOk;
         uint256 hits;
+        uint256 callerBalance; // this address's tokens
+        uint256 tokenBalance; // the token contract's own tokens
     }
 
     struct Outcome {
@@ -69,7 +71,7 @@ contract Prober {
         for (uint256 i = 0; i < calls.length; i++) {
             try this.probeAndRevert(token, victim, sink, pool, gasPerCall, calls[i]) {}
             catch (bytes memory data) {
-                if (data.length >= 32 * 17 && abi.decode(data, (bytes32)) == MAGIC) {
+                if (data.length >= 32 * 19 && abi.decode(data, (bytes32)) == MAGIC) {
                     (, bool ok, uint256 gasUsed, Measure memory m, bytes memory ret) =
                         abi.decode(data, (bytes32, bool, uint256, Measure, bytes));
                     outs[i] = Outcome(true, ok, gasUsed, ret, m);
@@ -110,7 +112,7 @@ contract Prober {
     function _isolatedMeasure(address token, address victim, address sink, address pool) private returns (Measure memory m) {
         try this.measureAndRevert(token, victim, sink, pool) {}
         catch (bytes memory data) {
-            if (data.length == 32 * 13 && abi.decode(data, (bytes32)) == MAGIC) {
+            if (data.length == 32 * 15 && abi.decode(data, (bytes32)) == MAGIC) {
                 (, m) = abi.decode(data, (bytes32, Measure));
             }
         }
@@ -133,10 +135,27 @@ contract Prober {
             m.sellSent = m.victimBalance / 4;
             before = _balance(token, pool);
             m.sellOk = Prober(payable(victim)).send(token, pool, m.sellSent);
-            if (m.sellOk) m.sellReceived = _gain(_balance(token, pool), before);
+            if (m.sellOk) m.sellReceived = _poolReceived(token, pool, before);
         }
         m.tinyOk = Prober(payable(victim)).send(token, sink, m.victimBalance > 0 ? 1 : 0);
         m.hits = Prober(payable(victim)).hits() - hitsBefore;
+        m.callerBalance = _balance(token, address(this));
+        m.tokenBalance = _balance(token, token);
+    }
+
+    /// @dev What a transfer delivered to the pool: for a V2 pair its balance
+    /// above its reserve (a token swapping its own fees mid-transfer syncs
+    /// the reserves first), else the balance increase.
+    function _poolReceived(address token, address pool, uint256 before) private view returns (uint256) {
+        uint256 bal = _balance(token, pool);
+        (bool ok, bytes memory ret) = pool.staticcall{gas: 50000}(abi.encodeWithSignature("getReserves()"));
+        (bool ok0, bytes memory t0) = pool.staticcall{gas: 50000}(abi.encodeWithSignature("token0()"));
+        if (ok && ok0 && ret.length >= 64 && t0.length >= 32) {
+            (uint256 r0, uint256 r1) = abi.decode(ret, (uint256, uint256));
+            uint256 reserve = abi.decode(t0, (address)) == token ? r0 : r1;
+            return _gain(bal, reserve);
+        }
+        return _gain(bal, before);
     }
 
     function _fund(address token, address victim, address[] calldata donors) private returns (address) {

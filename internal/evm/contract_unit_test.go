@@ -203,7 +203,8 @@ func TestClassify(t *testing.T) {
 	stored := probeCaller{addr: common.HexToAddress("0xB0B"), role: RoleStored}
 	n := big.NewInt
 	base := proberMeasure{TotalSupply: n(1000), VictimBalance: n(100), OwnerOk: true, Owner: owner.addr,
-		WalletOk: true, WalletSent: n(25), WalletReceived: n(25), SellOk: true, SellSent: n(25), SellReceived: n(25), TinyOk: true, Hits: n(0)}
+		WalletOk: true, WalletSent: n(25), WalletReceived: n(25), SellOk: true, SellSent: n(25), SellReceived: n(25), TinyOk: true, Hits: n(0),
+		CallerBalance: n(500), TokenBalance: n(50)}
 	with := func(mod func(m *proberMeasure)) proberMeasure {
 		m := base
 		mod(&m)
@@ -220,6 +221,9 @@ func TestClassify(t *testing.T) {
 		{"nothing changed", unknown(true), owner, base, nil},
 		{"supply rose", unknown(true), owner, with(func(m *proberMeasure) { m.TotalSupply = n(1001); m.VictimBalance = n(101) }), []string{CapMint}},
 		{"balance set without supply", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(1) }), []string{CapBalanceChange}},
+		{"balance credited from nowhere", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150) }), []string{CapBalanceChange}},
+		{"airdrop from the caller is a transfer", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150); m.CallerBalance = n(450) }), nil},
+		{"distribution from the contract is a transfer", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150); m.TokenBalance = n(0) }), nil},
 		{"victim blocked by an address call", unknown(true), owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk, m.TinyOk = false, false, false }), []string{CapBlacklist}},
 		{"everyone blocked by a flag", unknown(false), owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk, m.TinyOk = false, false, false }), []string{CapPause}},
 		{"only sells blocked", unknown(false), owner, with(func(m *proberMeasure) { m.SellOk, m.TinyOk = false, false }), []string{CapTradingSwitch}},

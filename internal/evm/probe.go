@@ -174,6 +174,8 @@ type proberMeasure struct {
 	SellReceived   *big.Int
 	TinyOk         bool
 	Hits           *big.Int
+	CallerBalance  *big.Int
+	TokenBalance   *big.Int
 }
 
 type proberOutcome struct {
@@ -605,8 +607,12 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller) []effect {
 		out = append(out, effect{capability: CapMint, what: "total supply rose"})
 	}
 	if d := cmp(m.VictimBalance, base.VictimBalance); d != 0 {
-		minted := supplyUp && new(big.Int).Sub(m.TotalSupply, base.TotalSupply).Cmp(new(big.Int).Sub(m.VictimBalance, base.VictimBalance)) == 0
-		if !minted {
+		rise := new(big.Int).Sub(m.VictimBalance, base.VictimBalance)
+		minted := supplyUp && new(big.Int).Sub(m.TotalSupply, base.TotalSupply).Cmp(rise) == 0
+		// Tokens the caller or the contract itself sent (an airdrop, a
+		// multisend) are a transfer, not a power over balances.
+		sent := d > 0 && (fell(base.CallerBalance, m.CallerBalance, rise) || fell(base.TokenBalance, m.TokenBalance, rise))
+		if !minted && !sent {
 			what := "a holder's balance rose without a transfer"
 			if d < 0 {
 				what = "a holder's balance fell without a transfer"
@@ -662,6 +668,14 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller) []effect {
 		out = append(out, effect{capability: CapFeeChange, what: "the transfer tax changed"})
 	}
 	return out
+}
+
+// fell reports whether a balance fell by at least by.
+func fell(before, after, by *big.Int) bool {
+	if before == nil || after == nil {
+		return false
+	}
+	return new(big.Int).Sub(before, after).Cmp(by) >= 0
 }
 
 // feeChanged reports whether the share lost in transfer moved by more
