@@ -13,13 +13,17 @@ import (
 // Manifest lists what the devnet deployed: the AMM and every zoo token
 // with the behaviour it was built to have.
 type Manifest struct {
-	RPCURL   string `json:"rpc_url"`
-	ChainID  int64  `json:"chain_id"`
-	WETH     string `json:"weth"`
-	USDC     string `json:"usdc"`
-	Factory  string `json:"factory"`
-	Router   string `json:"router"`
-	Locker   string `json:"locker"`
+	// RPCURL is the HTTP JSON-RPC endpoint.
+	RPCURL string `json:"rpc_url"`
+	// ChainID is the chain id (1337).
+	ChainID int64 `json:"chain_id"`
+	// WETH, USDC, Factory, Router and Locker are the AMM's contracts.
+	WETH    string `json:"weth"`
+	USDC    string `json:"usdc"`
+	Factory string `json:"factory"`
+	Router  string `json:"router"`
+	Locker  string `json:"locker"`
+	// Deployer is the EOA that deployed WETH, the AMM, the locker and USDC.
 	Deployer string `json:"deployer"`
 	// USDCPair is the WETH/USDC pool that prices ETH at ~3000 USD.
 	USDCPair string          `json:"usdc_pair"`
@@ -29,7 +33,8 @@ type Manifest struct {
 // ManifestToken is one zoo token.
 type ManifestToken struct {
 	// Kind names the risk the token was built to have, e.g. "tax_sell_high".
-	Kind    string `json:"kind"`
+	Kind string `json:"kind"`
+	// Address is the token (the proxy, for proxy_upgradeable).
 	Address string `json:"address"`
 	// Pair is its WETH pool, "" when it has none (no_liquidity, not_a_token).
 	Pair string `json:"pair"`
