@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -71,6 +72,15 @@ type Options struct {
 	Now func() time.Time
 	// Rand is the randomness of secrets; nil means crypto/rand.
 	Rand io.Reader
+	// CacheTTL is how long a successful lookup is trusted without asking
+	// the store again (a revocation made through another instance takes up
+	// to this long to apply); 0 means 10s, negative disables the cache.
+	CacheTTL time.Duration
+	// StaleTTL is how long a cached lookup still serves while the store is
+	// unreachable, so scans go on during a database outage; 0 means 10m.
+	StaleTTL time.Duration
+	// CacheSize bounds the cached lookups; 0 means 10 000.
+	CacheSize int
 }
 
 // Keys creates, authenticates, lists and revokes API keys.
@@ -79,11 +89,29 @@ type Keys struct {
 	plans Plans
 	now   func() time.Time
 	rand  io.Reader
+	opts  Options
+
+	mu     sync.Mutex
+	cached map[string]cachedKey // by secret hash
+}
+
+type cachedKey struct {
+	key     store.Key
+	fetched time.Time
 }
 
 // NewKeys returns the key service over s, checking keys against plans.
 func NewKeys(s store.Store, plans Plans, opts Options) *Keys {
-	k := &Keys{store: s, plans: plans, now: opts.Now, rand: opts.Rand}
+	if opts.CacheTTL == 0 {
+		opts.CacheTTL = 10 * time.Second
+	}
+	if opts.StaleTTL == 0 {
+		opts.StaleTTL = 10 * time.Minute
+	}
+	if opts.CacheSize <= 0 {
+		opts.CacheSize = 10_000
+	}
+	k := &Keys{store: s, plans: plans, now: opts.Now, rand: opts.Rand, opts: opts, cached: map[string]cachedKey{}}
 	if k.now == nil {
 		k.now = time.Now
 	}
@@ -126,19 +154,15 @@ func (k *Keys) Create(ctx context.Context, plan, name string) (string, store.Key
 
 // Authenticate returns the key and plan of secret. A malformed, unknown or
 // revoked secret is fault.Unauthorized; a key whose plan is no longer
-// configured is fault.Internal; a store failure is fault.Unavailable.
+// configured is fault.Internal; a store failure is fault.Unavailable unless
+// the key was looked up within StaleTTL.
 func (k *Keys) Authenticate(ctx context.Context, secret string) (store.Key, Plan, error) {
 	if err := ParseSecret(secret); err != nil {
 		return store.Key{}, Plan{}, fault.Wrap(err, fault.Unauthorized, "malformed API key")
 	}
-	// The lookup is by hash, so its timing says nothing about the secret.
-	key, err := k.store.KeyByHash(ctx, Hash(secret))
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return store.Key{}, Plan{}, fault.Wrap(err, fault.Unauthorized, "unknown API key")
-	case err != nil:
-		return store.Key{}, Plan{}, fault.Wrap(fmt.Errorf("auth: find key: %w", err), fault.Unavailable,
-			"key store unavailable")
+	key, err := k.lookup(ctx, Hash(secret))
+	if err != nil {
+		return store.Key{}, Plan{}, err
 	}
 	// Defence in depth: the stored prefix must be the secret's own.
 	if len(key.Prefix) > len(secret) ||
@@ -155,6 +179,52 @@ func (k *Keys) Authenticate(ctx context.Context, secret string) (store.Key, Plan
 	return key, plan, nil
 }
 
+// lookup finds the key of a secret's hash: from the cache while fresh,
+// else from the store, else (store unreachable) from the cache while not
+// stale. The lookup is by hash, so its timing says nothing about the
+// secret.
+func (k *Keys) lookup(ctx context.Context, hash []byte) (store.Key, error) {
+	now := k.now()
+	k.mu.Lock()
+	c, ok := k.cached[string(hash)]
+	k.mu.Unlock()
+	if ok && now.Sub(c.fetched) < k.opts.CacheTTL {
+		return c.key, nil
+	}
+	key, err := k.store.KeyByHash(ctx, hash)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		k.forget(string(hash))
+		return store.Key{}, fault.Wrap(err, fault.Unauthorized, "unknown API key")
+	case err != nil:
+		if ok && now.Sub(c.fetched) < k.opts.StaleTTL && ctx.Err() == nil {
+			return c.key, nil
+		}
+		return store.Key{}, fault.Wrap(fmt.Errorf("auth: find key: %w", err), fault.Unavailable,
+			"key store unavailable")
+	}
+	if k.opts.CacheTTL > 0 {
+		k.mu.Lock()
+		if len(k.cached) >= k.opts.CacheSize {
+			for h := range k.cached { // full: forget about half, at random
+				delete(k.cached, h)
+				if len(k.cached) < k.opts.CacheSize/2 {
+					break
+				}
+			}
+		}
+		k.cached[string(hash)] = cachedKey{key: key, fetched: now}
+		k.mu.Unlock()
+	}
+	return key, nil
+}
+
+func (k *Keys) forget(hash string) {
+	k.mu.Lock()
+	delete(k.cached, hash)
+	k.mu.Unlock()
+}
+
 // List returns every key, revoked ones included, oldest first.
 func (k *Keys) List(ctx context.Context) ([]store.Key, error) {
 	keys, err := k.store.ListKeys(ctx)
@@ -168,6 +238,16 @@ func (k *Keys) List(ctx context.Context) ([]store.Key, error) {
 // fault.NotFound; revoking a revoked key changes nothing.
 func (k *Keys) Revoke(ctx context.Context, id string) error {
 	err := k.store.RevokeKey(ctx, id, k.now().UTC().Truncate(time.Microsecond))
+	if err == nil {
+		// This instance stops accepting the key at once.
+		k.mu.Lock()
+		for h, c := range k.cached {
+			if c.key.ID == id {
+				delete(k.cached, h)
+			}
+		}
+		k.mu.Unlock()
+	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return fault.Wrap(err, fault.NotFound, fmt.Sprintf("no key with id %q", id))

@@ -22,6 +22,7 @@ type keyStore struct {
 	keys   map[string]store.Key // by id
 	hashes map[string]string    // hash → id
 	down   bool
+	reads  int
 }
 
 func newKeyStore() *keyStore {
@@ -39,6 +40,7 @@ func (s *keyStore) CreateKey(_ context.Context, k store.Key, h []byte) error {
 func (s *keyStore) KeyByHash(_ context.Context, h []byte) (store.Key, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reads++
 	if s.down {
 		return store.Key{}, errors.New("connection refused")
 	}
@@ -234,4 +236,68 @@ func FuzzParseSecret(f *testing.F) {
 			t.Fatalf("accepted %q", s)
 		}
 	})
+}
+
+func (s *keyStore) setDown(down bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = down
+}
+
+func TestLookupCache(t *testing.T) {
+	ctx := context.Background()
+	st := newKeyStore()
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	a := auth.NewKeys(st, auth.DefaultPlans(), auth.Options{Now: clock, CacheTTL: 10 * time.Second, StaleTTL: time.Minute})
+	b := auth.NewKeys(st, auth.DefaultPlans(), auth.Options{Now: clock}) // another instance
+	secret, key, err := a.Create(ctx, "free", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAuth := func(what string, k *auth.Keys, want fault.Code) {
+		t.Helper()
+		_, _, err := k.Authenticate(ctx, secret)
+		if want == "" && err != nil {
+			t.Fatalf("%s: %v, want accepted", what, err)
+		}
+		if want != "" && fault.CodeOf(err) != want {
+			t.Fatalf("%s: %v, want %s", what, err, want)
+		}
+	}
+	for range 100 {
+		mustAuth("repeated", a, "")
+	}
+	if st.reads != 1 {
+		t.Errorf("100 authentications within the TTL read the store %d times, want 1", st.reads)
+	}
+
+	st.setDown(true)
+	now = now.Add(30 * time.Second)
+	mustAuth("store down, cached 30s ago", a, "")
+	now = now.Add(time.Minute)
+	mustAuth("store down, cached 90s ago (past StaleTTL)", a, fault.Unavailable)
+	st.setDown(false)
+	mustAuth("store back", a, "")
+
+	if err := b.Revoke(ctx, key.ID); err != nil {
+		t.Fatal(err)
+	}
+	mustAuth("revoked elsewhere, within the TTL", a, "")
+	now = now.Add(10 * time.Second)
+	mustAuth("revoked elsewhere, TTL passed", a, fault.Unauthorized)
+
+	secret2, key2, err := a.Create(ctx, "pro", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.Authenticate(ctx, secret2); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Revoke(ctx, key2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.Authenticate(ctx, secret2); fault.CodeOf(err) != fault.Unauthorized {
+		t.Errorf("revoked on this instance: %v, want unauthorized at once", err)
+	}
 }

@@ -90,3 +90,24 @@ func TestParsePlans(t *testing.T) {
 		})
 	}
 }
+
+func FuzzParsePlans(f *testing.F) {
+	f.Add(`[{"name":"team","chains":["ethereum"],"rate_per_minute":5,"priority":"high","history":true}]`)
+	f.Add(`[{"name":"a","chains":["*"]}]`)
+	f.Add(`{}`)
+	f.Add(`[{"name":"a","chains":["*"],"priority":7}]`)
+	f.Fuzz(func(t *testing.T, data string) {
+		ps, err := auth.ParsePlans([]byte(data), sixChains)
+		if err != nil {
+			return
+		}
+		if err := ps.Validate(sixChains); err != nil {
+			t.Fatalf("ParsePlans accepted plans that do not validate: %v", err)
+		}
+		for name, p := range ps {
+			if p.Name != name || len(p.Chains) == 0 || p.RatePerMinute < 0 || p.DailyQuota < 0 {
+				t.Fatalf("accepted plan %+v", p)
+			}
+		}
+	})
+}
