@@ -75,10 +75,15 @@ func poolState(t *testing.T, c *Client, pair, weth common.Address) (*big.Int, ui
 	return new(big.Int).SetBytes(r), uint64(head.Time)
 }
 
-func simulateZoo(t *testing.T, kind string) *analysis.EVMSimulation {
+func simulateZoo(t *testing.T, kind string, given ...devnet.ManifestToken) *analysis.EVMSimulation {
 	t.Helper()
 	dn, c := startContractNet(t)
-	tok := zooToken(t, dn, kind)
+	var tok devnet.ManifestToken
+	if len(given) > 0 {
+		tok = given[0]
+	} else {
+		tok = zooToken(t, dn, kind)
+	}
 	weth := common.HexToAddress(dn.Manifest().WETH)
 	pair := common.HexToAddress(tok.Pair)
 	reserve, now := poolState(t, c, pair, weth)

@@ -1,5 +1,7 @@
-// Compiles testdata/*.sol to <Name>.hex (runtime bytecode) with the solc
-// given by SOLC_DIR (node_modules containing solc): node compile.js
+// Compiles testdata/*.sol with the solc in SOLC_DIR (node_modules holding
+// solc; default: the contracts pipeline's): runtime bytecode to
+// <Name>.hex, and creation bytecode to <Name>.bin for contracts tests
+// deploy. Usage: node compile.js
 const fs = require('fs');
 const path = require('path');
 const solc = require(path.join(process.env.SOLC_DIR || '../../../contracts/node_modules', 'solc'));
@@ -7,13 +9,15 @@ const sources = {};
 for (const f of fs.readdirSync(__dirname).filter(f => f.endsWith('.sol'))) {
   sources[f] = { content: fs.readFileSync(path.join(__dirname, f), 'utf8') };
 }
+const deployed = new Set(['BusyTaxToken']);
 const input = { language: 'Solidity', sources, settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'shanghai',
-  outputSelection: { '*': { '*': ['evm.deployedBytecode.object'] } } } };
+  outputSelection: { '*': { '*': ['evm.bytecode.object', 'evm.deployedBytecode.object'] } } } };
 const out = JSON.parse(solc.compile(JSON.stringify(input)));
 for (const e of out.errors || []) if (e.severity === 'error') { console.error(e.formattedMessage); process.exit(1); }
 for (const cs of Object.values(out.contracts)) {
   for (const [name, c] of Object.entries(cs)) {
     if (!c.evm.deployedBytecode.object) continue; // interfaces
     fs.writeFileSync(path.join(__dirname, name + '.hex'), c.evm.deployedBytecode.object + '\n');
+    if (deployed.has(name)) fs.writeFileSync(path.join(__dirname, name + '.bin'), c.evm.bytecode.object + '\n');
   }
 }

@@ -1,0 +1,131 @@
+package evm
+
+import (
+	"context"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/devnet"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+)
+
+// sendAs mines one transaction from key on the devnet and fails the test
+// when it reverts; it returns the receipt.
+func sendAs(t *testing.T, dn *devnet.Devnet, from common.Address, to *common.Address, value *big.Int, data []byte) *types.Receipt {
+	t.Helper()
+	key, ok := dn.Key(from)
+	if !ok {
+		t.Fatalf("no key for %s", from.Hex())
+	}
+	ctx := context.Background()
+	cl := dn.Backend().Client()
+	nonce, err := cl.PendingNonceAt(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := cl.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if value == nil {
+		value = new(big.Int)
+	}
+	chainID := big.NewInt(dn.Manifest().ChainID)
+	tx := types.NewTx(&types.DynamicFeeTx{ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1e9),
+		GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), big.NewInt(1e9)),
+		Gas: 8_000_000, To: to, Value: value, Data: data})
+	signed, err := types.SignTx(tx, types.LatestSignerForChainID(chainID), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.SendTransaction(ctx, signed); err != nil {
+		t.Fatal(err)
+	}
+	dn.Commit()
+	r, err := cl.TransactionReceipt(ctx, signed.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("transaction to %v reverted", to)
+	}
+	return r
+}
+
+func calldata(sig string, words ...[]byte) []byte {
+	out := SelectorOf(sig).bytes()
+	for _, w := range words {
+		out = append(out, common.LeftPadBytes(w, 32)...)
+	}
+	return out
+}
+
+// TestProbesIgnoreBusyButHarmlessOwnerFunctions deploys a token written
+// the way many real tax tokens are (airdrop, fee-swap threshold, marketing
+// wallet, swap toggle, rescue) and checks that the probes prove none of
+// them privileged, while the simulation still measures its 3% sell tax.
+func TestProbesIgnoreBusyButHarmlessOwnerFunctions(t *testing.T) {
+	dn, c := startContractNet(t)
+	m := dn.Manifest()
+	deployer := common.HexToAddress(m.Deployer)
+	weth, factory := common.HexToAddress(m.WETH), common.HexToAddress(m.Factory)
+
+	code := append(readHex(t, "BusyTaxToken.bin"), append(common.LeftPadBytes(factory.Bytes(), 32), common.LeftPadBytes(weth.Bytes(), 32)...)...)
+	token := sendAs(t, dn, deployer, nil, nil, code).ContractAddress
+	pairOut, err := c.CallContract(context.Background(), CallMsg{To: token, Data: SelectorOf("pair()").bytes()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := common.BytesToAddress(pairOut)
+	ten := new(big.Int).Mul(big.NewInt(10), big.NewInt(1e18))
+	sendAs(t, dn, deployer, &weth, ten, SelectorOf("deposit()").bytes())
+	sendAs(t, dn, deployer, &weth, nil, calldata("transfer(address,uint256)", pool.Bytes(), ten.Bytes()))
+	half := new(big.Int).Div(big.NewInt(0).Exp(big.NewInt(10), big.NewInt(27), nil), big.NewInt(2))
+	sendAs(t, dn, deployer, &token, nil, calldata("transfer(address,uint256)", pool.Bytes(), half.Bytes()))
+	sendAs(t, dn, deployer, &pool, nil, calldata("mint(address)", deployer.Bytes()))
+	if err := dn.AdjustTime(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+
+	z := collectZooContract(t, c, devnet.ManifestToken{Address: token.Hex(), Pair: pool.Hex()})
+	if z.owner == nil || *z.owner != deployer {
+		t.Fatalf("owner = %v, want the deployer", z.owner)
+	}
+	elems, decode, err := ProbeCalls(ProbeRequest{Token: token, Pool: pool, Code: z.code, Owner: z.owner, Stored: z.stored,
+		Creator: &deployer, Donors: []common.Address{deployer}, Exclude: []common.Address{weth}, Wrapped: weth, FeeBps: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Batch(context.Background(), elems); err != nil {
+		t.Fatal(err)
+	}
+	probe, err := decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cp := range probe.Capabilities {
+		t.Logf("%s proven=%s %s", cp.Name, fmtPtr(cp.Proven), cp.Evidence)
+		if cp.Proven != nil && *cp.Proven {
+			t.Errorf("capability %s proven by %s; the token has no such power", cp.Name, cp.Evidence)
+		}
+	}
+	if !probe.Funded {
+		t.Error("probe wallet not funded")
+	}
+	sim := simulateZoo(t, "", devnet.ManifestToken{Address: token.Hex(), Pair: pool.Hex()})
+	t.Logf("simulation: %s", simString(sim))
+	checkRange(t, "sell_tax", sim.SellTax, &[2]float64{2.5, 3.5})
+	checkRange(t, "buy_tax", sim.BuyTax, &[2]float64{0, 0.5})
+	cf := &analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true, Owner: deployer.Hex(), Code: codeFactsOf(z.code), Probe: probe, Simulation: sim}
+	sec, _, _ := analysis.AnalyseEVMContract(cf)
+	for _, f := range sec.Flags {
+		if f.Severity == risk.High || f.Severity == risk.Critical {
+			t.Errorf("flag %s (%s): %s", f.Code, f.Severity, f.Detail)
+		}
+	}
+}
