@@ -38,7 +38,7 @@ func sendAs(t *testing.T, dn *devnet.Devnet, from common.Address, to *common.Add
 	chainID := big.NewInt(dn.Manifest().ChainID)
 	tx := types.NewTx(&types.DynamicFeeTx{ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1e9),
 		GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), big.NewInt(1e9)),
-		Gas: 8_000_000, To: to, Value: value, Data: data})
+		Gas:       8_000_000, To: to, Value: value, Data: data})
 	signed, err := types.SignTx(tx, types.LatestSignerForChainID(chainID), key)
 	if err != nil {
 		t.Fatal(err)
