@@ -518,7 +518,9 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		rt2.add(pe)
 		proxyDecode = dec
 	}
+	rtt2Start := time.Now()
 	rtt2 := r.send(ctx, "simulation", &rt2)
+	rtt2Took := time.Since(rtt2Start)
 	if r.a.opts.Trace != nil {
 		r.a.opts.Trace("simulated")
 	}
@@ -568,7 +570,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	// probes do not wait long for it: donors are a help, not a need).
 	var ho holderOutcome
 	holdersReady := false
-	grace := time.NewTimer(holderGrace)
+	grace := time.NewTimer(max(holderGrace, rtt2Took))
 	select {
 	case ho = <-holdCh:
 		holdersReady = true
@@ -683,8 +685,9 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	return r.assemble(lens, report, codeReport, proxy, implKnown, owner, sim, simPool, probe, ho.scan, acct, ex, creator, creatorSource)
 }
 
-// holderGrace is how long round trip 3 waits for a holder scan that is
-// not done when round trip 2 is.
+// holderGrace is the least time round trip 3 waits for a holder scan that
+// is not done when round trip 2 is (it waits as long as round trip 2 took
+// when that is longer: the scan started with it).
 const holderGrace = 250 * time.Millisecond
 
 // topHolders are the largest holders of a scan (nil scan: none).
