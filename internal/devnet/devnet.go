@@ -66,6 +66,7 @@ type Devnet struct {
 	log      *slog.Logger
 	manifest Manifest
 	keys     map[common.Address]*ecdsa.PrivateKey
+	history  uint64 // the last block of the planned setup history
 
 	mu        sync.Mutex // serialises block production
 	stop      chan struct{}
@@ -122,6 +123,7 @@ func Start(ctx context.Context, opts Options) (*Devnet, error) {
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 	}
+	d.history = uint64(len(blocks))
 	if err := d.importBlocks(ctx, blocks); err != nil {
 		_ = backend.Close()
 		return nil, err

@@ -63,6 +63,7 @@ type zooSpec struct {
 	whalePct  int64 // percent of supply sent to one whale wallet
 	lp        lpFate
 	buys      int
+	noSells   bool // holders cannot sell (honeypots, trading off): skip the sell
 	owner     ownerKind
 	// after runs once liquidity and holders are in place (creator actions).
 	after func(w *writer, env *zooEnv, t *zooToken) error
@@ -76,8 +77,9 @@ type zooToken struct {
 	creator *account
 	supply  *big.Int
 	deployed
-	pair   common.Address // zero without a pool
-	offset int            // first holder index
+	pair     common.Address // zero without a pool
+	offset   int            // first holder index
+	holdings []*big.Int     // what each of the holders received
 }
 
 // plain deploys a contract whose constructor takes the given arguments.
@@ -123,9 +125,9 @@ func zooSpecs() []zooSpec {
 		std(zooSpec{kind: "clean_owned", deploy: plain("CommunityToken", named("Community Token", "COMM")),
 			behaviour: "Standard ERC-20 whose owner is kept but can only transfer ownership; LP burned, supply spread.",
 			poolPct:   60, poolETH: 20, holders: 60, holderPct: 40, buys: 3}),
-		std(zooSpec{kind: "honeypot_sell_blocked", deploy: plain("MoonRocket", routerSupply), young: true, buys: 4,
+		std(zooSpec{kind: "honeypot_sell_blocked", deploy: plain("MoonRocket", routerSupply), young: true, buys: 4, noSells: true,
 			behaviour: "Anyone can buy, but transfers into the pair (sells) revert for everyone except the owner."}),
-		std(zooSpec{kind: "honeypot_blacklist_on_buy", deploy: plain("SniperTrap", routerSupply), decimals: 9, young: true, buys: 4,
+		std(zooSpec{kind: "honeypot_blacklist_on_buy", deploy: plain("SniperTrap", routerSupply), decimals: 9, young: true, buys: 4, noSells: true,
 			behaviour: "Every wallet that buys from the pair is flagged as a sniper and can never transfer or sell again."}),
 		std(zooSpec{kind: "tax_sell_high", deploy: plain("TaxedToken", routerSupply), buys: 3,
 			behaviour: "Takes 5% of every buy and 30% of every sell, kept by the token contract."}),
@@ -151,7 +153,7 @@ func zooSpecs() []zooSpec {
 			behaviour: "No transfer may exceed 1% of supply; the owner changes the limit with setMaxTxPercent."}),
 		std(zooSpec{kind: "cooldown", deploy: plain("CooldownToken", routerSupply), buys: 3,
 			behaviour: "A wallet must wait 60 seconds between two trades against the pair; the owner can switch it off."}),
-		std(zooSpec{kind: "trading_disabled", deploy: plain("StealthLaunch", supplyOnly), young: true,
+		std(zooSpec{kind: "trading_disabled", deploy: plain("StealthLaunch", supplyOnly), young: true, noSells: true,
 			behaviour: "Only the owner can move tokens until it calls openTrading(), which it has not: nobody can buy."}),
 		std(zooSpec{kind: "proxy_upgradeable", deploy: deployProxy, buys: 2,
 			behaviour: "EIP-1967 proxy whose admin (an EOA) can swap the token implementation at any time."}),
@@ -449,7 +451,8 @@ func launch(w *writer, env *zooEnv, t *zooToken, unlock *big.Int) error {
 		}
 	}
 	if s.holders > 0 {
-		for i, amount := range spread(pct(t.supply, s.holderPct), s.holders, s.kind) {
+		t.holdings = spread(pct(t.supply, s.holderPct), s.holders, s.kind)
+		for i, amount := range t.holdings {
 			h := env.accts.holders[(t.offset+i)%holderCount]
 			if err := w.invoke(c, erc20ABI, t.token, nil, "transfer", h.addr, amount); err != nil {
 				return err
@@ -480,8 +483,8 @@ func spread(total *big.Int, n int, seed string) []*big.Int {
 	return out
 }
 
-// trade makes a few holders buy through the router (real Swap and
-// Transfer logs) and runs the spec's own trading step.
+// trade makes a few holders buy, and one sell, through the router (real
+// Swap and Transfer logs both ways) and runs the spec's own trading step.
 func trade(w *writer, env *zooEnv, t *zooToken) error {
 	if t.pair != (common.Address{}) {
 		for i := range t.spec.buys {
@@ -491,6 +494,18 @@ func trade(w *writer, env *zooEnv, t *zooToken) error {
 			if err := w.invoke(buyer, "V2Router", env.router, value, "swapExactETHForTokensSupportingFeeOnTransferTokens", big.NewInt(0), path, buyer.addr, maxDeadline); err != nil {
 				return err
 			}
+		}
+	}
+	if t.pair != (common.Address{}) && !t.spec.noSells && len(t.holdings) > 0 {
+		// One early holder takes a tenth of its bag back to the pool.
+		seller := env.accts.holders[t.offset%holderCount]
+		amount := new(big.Int).Div(t.holdings[0], big.NewInt(10))
+		if err := w.invoke(seller, erc20ABI, t.token, nil, "approve", env.router, amount); err != nil {
+			return err
+		}
+		path := []common.Address{t.token, env.weth}
+		if err := w.invoke(seller, "V2Router", env.router, nil, "swapExactTokensForETHSupportingFeeOnTransferTokens", amount, big.NewInt(0), path, seller.addr, maxDeadline); err != nil {
+			return err
 		}
 	}
 	if t.spec.trade != nil {

@@ -625,3 +625,53 @@ func TestPoolAges(t *testing.T) {
 		t.Errorf("factory emitted %d PairCreated logs, want 25", len(pairs))
 	}
 }
+
+// The setup history trades both ways: every pool whose holders can sell
+// saw buys and a sell, so Swap logs and price moves exist before any test.
+func TestHistoryTradesBothWays(t *testing.T) {
+	needZoo(t)
+	ctx := context.Background()
+	pairABI, err := contractABI("V2Pair")
+	if err != nil {
+		t.Fatal(err)
+	}
+	swap := pairABI.Events["Swap"]
+	for _, spec := range zooSpecs() {
+		tok := token(t, spec.kind)
+		if tok.Pair == "" {
+			continue
+		}
+		logs, err := dn.Backend().Client().FilterLogs(ctx, ethereum.FilterQuery{
+			ToBlock:   new(big.Int).SetUint64(dn.history),
+			Addresses: []common.Address{addr(tok.Pair)},
+			Topics:    [][]common.Hash{{swap.ID}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		token0 := view(t, addr(tok.Pair), "V2Pair", "token0")[0].(common.Address)
+		var buys, sells int
+		for _, l := range logs {
+			v, err := swap.Inputs.NonIndexed().Unpack(l.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tokenIn := v[0].(*big.Int) // amount0In
+			if token0 != addr(tok.Address) {
+				tokenIn = v[1].(*big.Int)
+			}
+			if tokenIn.Sign() > 0 {
+				sells++
+			} else {
+				buys++
+			}
+		}
+		wantSells := 1
+		if spec.noSells {
+			wantSells = 0
+		}
+		if buys != spec.buys || sells != wantSells {
+			t.Errorf("%s: history has %d buys and %d sells, want %d and %d", spec.kind, buys, sells, spec.buys, wantSells)
+		}
+	}
+}
