@@ -13,14 +13,10 @@ import (
 // erring on the side of refusing for at most one bucket's length).
 const Buckets = 60
 
-// BucketWidth returns the width of one bucket of window, in milliseconds
-// (at least 1).
+// BucketWidth returns the width of one bucket of window, in milliseconds,
+// rounded up so that Buckets buckets always cover the whole window.
 func BucketWidth(window time.Duration) int64 {
-	w := window.Milliseconds() / Buckets
-	if w < 1 {
-		return 1
-	}
-	return w
+	return max(1, (window.Milliseconds()+Buckets-1)/Buckets)
 }
 
 // Validate reports whether limit and window can be asked of a limiter. A

@@ -48,6 +48,7 @@ func Run(t *testing.T, newLimiter NewLimiter) {
 		{"LimitThenDeny", testLimitThenDeny},
 		{"RetryAfterIsHonest", testRetryAfterIsHonest},
 		{"SlidingWindowIsExact", testSlidingWindowIsExact},
+		{"OddWindows", testOddWindows},
 		{"KeysAndWindowsIndependent", testIndependent},
 		{"Unlimited", testUnlimited},
 		{"DailyQuota", testDailyQuota},
@@ -141,6 +142,27 @@ func testSlidingWindowIsExact(t *testing.T, l ratelimit.Limiter, c *Clock) {
 	}
 	if allow(t, l, "k", 10, time.Minute).Allowed {
 		t.Fatal("6th event after only five left: allowed")
+	}
+}
+
+// Windows that do not divide into whole-millisecond buckets still never
+// admit more than the limit within one window.
+func testOddWindows(t *testing.T, l ratelimit.Limiter, c *Clock) {
+	for _, w := range []time.Duration{time.Second, 7 * time.Second, 90*time.Second + 7*time.Millisecond} {
+		key := "k" + w.String()
+		for range 3 {
+			if !allow(t, l, key, 3, w).Allowed {
+				t.Fatalf("window %v: first three denied", w)
+			}
+		}
+		c.Advance(w - time.Millisecond)
+		if allow(t, l, key, 3, w).Allowed {
+			t.Errorf("window %v: a 4th event %v after the first three was allowed", w, w-time.Millisecond)
+		}
+		c.Advance(w / 10 * 2) // well past the window and one bucket
+		if !allow(t, l, key, 3, w).Allowed {
+			t.Errorf("window %v: denied after the window passed", w)
+		}
 	}
 }
 

@@ -98,3 +98,28 @@ func TestRedisDown(t *testing.T) {
 		t.Error("Allow with Redis down: no error")
 	}
 }
+
+func BenchmarkAllow(b *testing.B) {
+	url := os.Getenv("TOKENRISK_TEST_REDIS")
+	if url == "" {
+		b.Skip("set TOKENRISK_TEST_REDIS")
+	}
+	opts, err := goredis.ParseURL(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := goredis.NewClient(opts)
+	defer c.Close()
+	l := redis.New(c, redis.Options{Prefix: prefix()})
+	var n atomic.Int64
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		key := fmt.Sprint("key", n.Add(1))
+		for pb.Next() {
+			if _, err := l.Allow(context.Background(), key, 1<<40, time.Minute); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
