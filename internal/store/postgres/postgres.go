@@ -26,8 +26,8 @@ var migrations embed.FS
 type Options struct {
 	// Now is the clock (migration times); nil means time.Now.
 	Now func() time.Time
-	// MaxConns bounds the pool; 0 keeps pgx's default (or the DSN's
-	// pool_max_conns).
+	// MaxConns bounds the pool; 0 means the DSN's pool_max_conns, else 16
+	// (pgx's own default, 4 on a 2-core machine, queues API requests).
 	MaxConns int32
 }
 
@@ -51,8 +51,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		// The DSN may hold a password: do not echo it.
 		return nil, errors.New("postgres: invalid DSN")
 	}
-	if opts.MaxConns > 0 {
+	switch {
+	case opts.MaxConns > 0:
 		cfg.MaxConns = opts.MaxConns
+	case !strings.Contains(dsn, "pool_max_conns"):
+		cfg.MaxConns = 16
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
