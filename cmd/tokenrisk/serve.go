@@ -69,7 +69,7 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	writeTimeout := 2*cfg.ScanTimeout + 15*time.Second
 	api, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{}), Limiter: backends.limiter,
-		Metrics: m, Logger: log, WriteTimeout: writeTimeout,
+		Metrics: m, Logger: log,
 	})
 	if err != nil {
 		return err

@@ -52,9 +52,6 @@ type Deps struct {
 	Logger  *slog.Logger
 	// Now is the clock (default time.Now).
 	Now func() time.Time
-	// WriteTimeout is the server's write timeout; streamed exports extend
-	// their own deadline past it.
-	WriteTimeout time.Duration
 }
 
 // Server is the API's http.Handler.
