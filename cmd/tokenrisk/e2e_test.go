@@ -426,3 +426,45 @@ func chainWithOwnToken(t *testing.T) (string, string) {
 	}
 	return d.RPCURL(), addr.Hex()
 }
+
+// TestDevnetCommandServesAnotherServer: `tokenrisk devnet` runs a chain
+// until cancelled, and `serve --devnet` with TOKENRISK_RPC_DEVNET uses it
+// (with its manifest) instead of starting its own.
+func TestDevnetCommandServesAnotherServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the devnet")
+	}
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "devnet.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"devnet", "--rpc-addr", "127.0.0.1:0", "--manifest", manifest, "--log-level", "warn"},
+			func(string) string { return "" }, strings.NewReader(""), stdout, io.Discard)
+	}()
+	rpcURL := ""
+	deadline := time.Now().Add(60 * time.Second)
+	for rpcURL == "" {
+		if m := regexp.MustCompile(`JSON-RPC on (http://\S+)`).FindStringSubmatch(stdout.String()); m != nil {
+			rpcURL = m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("devnet did not start")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	env := map[string]string{"TOKENRISK_DB": filepath.Join(dir, "d.db"), "TOKENRISK_RPC_DEVNET": rpcURL, "TOKENRISK_LOG_LEVEL": "warn"}
+	s := startServer(t, env, "--devnet-manifest", manifest)
+	clean, _ := readManifest(t, manifest).Token("clean")
+	if r := s.scan(t, s.key(t, "free"), clean.Address); r.status != 200 || !bytes.Contains(r.body, []byte(`"chain":"devnet"`)) {
+		t.Errorf("scan through the external devnet: %d %s", r.status, r.body)
+	}
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("devnet: %v", err)
+	}
+}
