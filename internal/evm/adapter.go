@@ -193,7 +193,22 @@ func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Addr
 	s.slots, s.stored = slots, stored
 	if elems[4].Error != nil {
 		s.lensErr = elems[4].Error
-	} else if s.lens, s.lensErr = lensDecode(); s.lensErr == nil {
+	} else {
+		s.lens, s.lensErr = lensDecode()
+	}
+	if s.lensErr != nil && !isRevert(s.lensErr) {
+		// A node that refuses or ignores state overrides: run the lens
+		// from its creation code instead (one more round trip here only).
+		if el, dec, err := s.plan.req.DeploylessCall(); err == nil {
+			one := []rpc.BatchElem{el}
+			if err := s.client.Batch(ctx, one); err == nil && one[0].Error == nil {
+				if res, err := dec(); err == nil {
+					s.lens, s.lensErr = res, nil
+				}
+			}
+		}
+	}
+	if s.lensErr == nil {
 		s.pools = s.plan.pools(s.lens)
 		for _, p := range s.pools {
 			s.usd += p.LiquidityUSD
@@ -300,6 +315,12 @@ func (a *Adapter) choose(ctx context.Context, sightings []*sighting, req scan.Re
 		warnings = append(warnings, fmt.Sprintf("detection: could not ask %s; the token may also be deployed there", strings.Join(names(failed), ", ")))
 	}
 	return chosen, also, warnings, nil
+}
+
+// isRevert says whether a call failed by reverting (the code ran).
+func isRevert(err error) bool {
+	_, ok := RevertData(err)
+	return ok
 }
 
 func errs(ss []*sighting) []error {

@@ -254,6 +254,27 @@ func TestAdapterLensFailureIsNeverSafe(t *testing.T) {
 	}
 }
 
+func TestAdapterWithoutStateOverrides(t *testing.T) {
+	dn := startAdapterNet(t)
+	tok, _ := dn.Manifest().Token("tax_sell_high")
+	p := newRPCProxy(t, dn.RPCURL(), 0, 0)
+	p.dropOverrides = true
+	ch := dn.Chain()
+	ch.RPC = []string{p.URL()}
+	r, err := assess(t, NewAdapter(devnetRegistry(t, ch), Options{}), tok.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := r.LiquidityAnalysis.Evidence.(analysis.EVMLiquidityEvidence)
+	if r.TokenName == "" || len(ev.Pools) != 1 || ev.Pools[0].LiquidityUSD == nil {
+		t.Errorf("name %q, pools %+v: the creation-code lens should still read them", r.TokenName, ev.Pools)
+	}
+	// The simulation needs overrides: unknown, so SIMULATION_FAILED.
+	if !r.HasFlag(risk.SimulationFailed) || r.SafetyChecklist.NotHoneypot {
+		t.Errorf("flags %v, not_honeypot %v: want SIMULATION_FAILED", r.RiskFlags, r.SafetyChecklist.NotHoneypot)
+	}
+}
+
 func TestAdapterDetectionErrors(t *testing.T) {
 	dn := startAdapterNet(t)
 	m := dn.Manifest()

@@ -153,6 +153,11 @@ var lensContract = sync.OnceValues(func() (contracts.Compiled, error) {
 	return contracts.Artifact("Lens")
 })
 
+// lensDeployless loads the constructor-run lens once.
+var lensDeployless = sync.OnceValues(func() (contracts.Compiled, error) {
+	return contracts.Artifact("LensDeployless")
+})
+
 func dexKind(kind string) (uint8, bool) {
 	switch kind {
 	case "v2":
@@ -165,13 +170,60 @@ func dexKind(kind string) (uint8, bool) {
 	return 0, false
 }
 
-// Call builds the lens's eth_call batch element and the decoder of its
-// result (valid after the batch ran).
+// Call builds the lens's eth_call batch element (the lens injected by
+// state override) and the decoder of its result (valid after the batch
+// ran).
 func (r LensRequest) Call() (rpc.BatchElem, func() (*LensResult, error), error) {
 	lens, err := lensContract()
 	if err != nil {
 		return rpc.BatchElem{}, nil, fmt.Errorf("lens: %w", err)
 	}
+	req := r.abiRequest()
+	input, err := lens.ABI.Pack("scan", req)
+	if err != nil {
+		return rpc.BatchElem{}, nil, fmt.Errorf("lens: pack: %w", err)
+	}
+	out := new(hexutil.Bytes)
+	el := CallElem(CallMsg{To: LensAddress, Data: input}, StateOverride{LensAddress: {Code: lens.DeployedBytecode}}, out)
+	decode := func() (*LensResult, error) {
+		return decodeLens(lens.ABI, *out, len(r.Holders), len(r.LPHolders))
+	}
+	return el, decode, nil
+}
+
+// creationCall is an eth_call that runs creation code (no "to").
+type creationCall struct {
+	Data hexutil.Bytes `json:"data"`
+}
+
+// DeploylessCall builds the same lens call for nodes without state
+// overrides: eth_call of the lens's creation code, whose constructor
+// returns the answer. Answers above the 24 KiB code size limit fail, so
+// it is a fallback.
+func (r LensRequest) DeploylessCall() (rpc.BatchElem, func() (*LensResult, error), error) {
+	lens, err := lensContract()
+	if err != nil {
+		return rpc.BatchElem{}, nil, fmt.Errorf("lens: %w", err)
+	}
+	dl, err := lensDeployless()
+	if err != nil {
+		return rpc.BatchElem{}, nil, fmt.Errorf("lens: %w", err)
+	}
+	args, err := dl.ABI.Pack("", r.abiRequest())
+	if err != nil {
+		return rpc.BatchElem{}, nil, fmt.Errorf("lens: pack: %w", err)
+	}
+	out := new(hexutil.Bytes)
+	data := append(append([]byte(nil), dl.Bytecode...), args...)
+	el := rpc.BatchElem{Method: "eth_call", Args: []any{creationCall{Data: data}, latest}, Result: out}
+	decode := func() (*LensResult, error) {
+		return decodeLens(lens.ABI, *out, len(r.Holders), len(r.LPHolders))
+	}
+	return el, decode, nil
+}
+
+// abiRequest converts the request to Lens.sol's Request.
+func (r LensRequest) abiRequest() lensRequest {
 	gas := r.GasPerCall
 	if gas == 0 {
 		gas = DefaultLensGas
@@ -195,16 +247,7 @@ func (r LensRequest) Call() (rpc.BatchElem, func() (*LensResult, error), error) 
 	for _, p := range r.Pairs {
 		req.Pairs = append(req.Pairs, lensPair{A: p.A, B: p.B, Lp: p.LP})
 	}
-	input, err := lens.ABI.Pack("scan", req)
-	if err != nil {
-		return rpc.BatchElem{}, nil, fmt.Errorf("lens: pack: %w", err)
-	}
-	out := new(hexutil.Bytes)
-	el := CallElem(CallMsg{To: LensAddress, Data: input}, StateOverride{LensAddress: {Code: lens.DeployedBytecode}}, out)
-	decode := func() (*LensResult, error) {
-		return decodeLens(lens.ABI, *out, len(r.Holders), len(r.LPHolders))
-	}
-	return el, decode, nil
+	return req
 }
 
 func nonNil(a []common.Address) []common.Address {

@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"math/big"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -96,6 +97,30 @@ func TestLensReadsTokenAndPools(t *testing.T) {
 	}
 	if res.BlockNumber == 0 || res.Timestamp == 0 {
 		t.Errorf("block %d time %d", res.BlockNumber, res.Timestamp)
+	}
+}
+
+func TestDeploylessLensMatchesOverrideLens(t *testing.T) {
+	tc := newTestChain(t)
+	m := newMarket(t, tc)
+	c := NewClient("sim", []string{tc.url}, ClientOptions{})
+	req := newLensPlan(marketChain(m, tc.url), m.token, []common.Address{tc.from}).req
+	want := runLens(t, c, req, nil)
+	el, decode, err := req.DeploylessCall()
+	if err != nil {
+		t.Fatal(err)
+	}
+	elems := []rpc.BatchElem{el}
+	if err := c.Batch(context.Background(), elems); err != nil || elems[0].Error != nil {
+		t.Fatalf("deployless lens: %v %v", err, elems[0].Error)
+	}
+	got, err := decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.BlockNumber, got.Timestamp = want.BlockNumber, want.Timestamp
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("deployless lens = %+v\nwant %+v", got, want)
 	}
 }
 

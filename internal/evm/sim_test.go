@@ -208,9 +208,12 @@ type rpcProxy struct {
 	maxBatch    int // refuse larger batches, as some providers do
 	// breakLens makes every lens call fail (method not found).
 	breakLens bool
-	requests  atomic.Int64
-	logPages  atomic.Int64
-	srv       *httptest.Server
+	// dropOverrides removes eth_call's state overrides, like a node that
+	// ignores them.
+	dropOverrides bool
+	requests      atomic.Int64
+	logPages      atomic.Int64
+	srv           *httptest.Server
 }
 
 func newRPCProxy(t testing.TB, target string, delay time.Duration, maxLogRange uint64) *rpcProxy {
@@ -255,6 +258,9 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if p.dropOverrides {
+		body = dropCallOverrides(body)
+	}
 	if p.breakLens {
 		body = bytes.ReplaceAll(body, []byte(`"method":"eth_call","params":[{"to":"`+strings.ToLower(LensAddress.Hex())),
 			[]byte(`"method":"eth_lensBroken","params":[{"to":"`+strings.ToLower(LensAddress.Hex())))
@@ -268,4 +274,33 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(resp.StatusCode)
 	_, _ = io.Copy(w, resp.Body)
+}
+
+// dropCallOverrides removes every eth_call's parameters after the block.
+func dropCallOverrides(body []byte) []byte {
+	var reqs []map[string]json.RawMessage
+	single := false
+	if json.Unmarshal(body, &reqs) != nil {
+		var one map[string]json.RawMessage
+		if json.Unmarshal(body, &one) != nil {
+			return body
+		}
+		reqs, single = []map[string]json.RawMessage{one}, true
+	}
+	for _, r := range reqs {
+		var method string
+		_ = json.Unmarshal(r["method"], &method)
+		var params []json.RawMessage
+		if method != "eth_call" || json.Unmarshal(r["params"], &params) != nil || len(params) <= 2 {
+			continue
+		}
+		r["params"], _ = json.Marshal(params[:2])
+	}
+	var out []byte
+	if single {
+		out, _ = json.Marshal(reqs[0])
+	} else {
+		out, _ = json.Marshal(reqs)
+	}
+	return out
 }
