@@ -76,12 +76,12 @@ func testOverwrite(t *testing.T, c cache.Cache) {
 }
 
 func testExpiry(t *testing.T, c cache.Cache) {
-	set(t, c, "short", []byte("v"), 200*time.Millisecond)
+	set(t, c, "short", []byte("v"), 500*time.Millisecond)
 	set(t, c, "long", []byte("v"), time.Minute)
 	if _, ok := get(t, c, "short"); !ok {
 		t.Fatal("miss right after Set")
 	}
-	time.Sleep(400 * time.Millisecond)
+	time.Sleep(1100 * time.Millisecond)
 	if _, ok := get(t, c, "short"); ok {
 		t.Error("hit after the TTL passed")
 	}
