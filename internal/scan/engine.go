@@ -37,7 +37,8 @@ type Observer interface {
 // except Adapters and Registry.
 type EngineOptions struct {
 	Adapters []Adapter
-	// Registry says which chains of each kind are enabled.
+	// Registry says which chains of each kind are enabled; it must not
+	// change after NewEngine.
 	Registry  *chains.Registry
 	Catalogue *risk.Catalogue
 	// Cache holds reports for CacheTTL; nil or a zero TTL disables it.
@@ -62,8 +63,13 @@ type EngineOptions struct {
 // Engine runs scans: address parsing, plan check, cache, in-flight dedupe,
 // admission, the adapter's assessment under a deadline, and scoring.
 type Engine struct {
-	adapters  map[chains.Kind]Adapter
-	reg       *chains.Registry
+	adapters map[chains.Kind]Adapter
+	// kindOf and enabled index the registry once (it must not change
+	// after NewEngine): every chain's kind, and the enabled chain keys of
+	// each kind.
+	kindOf    map[string]chains.Kind
+	enabled   map[chains.Kind][]string
+	chainKeys []string
 	cat       *risk.Catalogue
 	cache     cache.Cache
 	ttl       time.Duration
@@ -92,7 +98,8 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 	}
 	e := &Engine{
 		adapters: map[chains.Kind]Adapter{},
-		reg:      opts.Registry,
+		kindOf:   map[string]chains.Kind{},
+		enabled:  map[chains.Kind][]string{},
 		cat:      opts.Catalogue,
 		cache:    opts.Cache,
 		ttl:      opts.CacheTTL,
@@ -103,6 +110,14 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		newID:    opts.NewID,
 		obs:      opts.Observer,
 	}
+	for _, c := range opts.Registry.All() {
+		e.kindOf[c.Key] = c.Kind
+		e.chainKeys = append(e.chainKeys, c.Key)
+		if !c.Disabled {
+			e.enabled[c.Kind] = append(e.enabled[c.Kind], c.Key)
+		}
+	}
+	slices.Sort(e.chainKeys)
 	for _, a := range opts.Adapters {
 		if _, dup := e.adapters[a.Kind()]; dup {
 			return nil, fmt.Errorf("scan: two adapters for kind %s", a.Kind())
@@ -162,8 +177,8 @@ func (e *Engine) Allowed(address string, planChains []string) (chains.Address, e
 	// The plan first: a plan without any chain of this kind is refused
 	// whether or not this server enables one.
 	inPlan := false
-	for _, c := range e.reg.All() {
-		if c.Kind == addr.Kind && slices.Contains(planChains, c.Key) {
+	for _, key := range planChains {
+		if e.kindOf[key] == addr.Kind {
 			inPlan = true
 			break
 		}
@@ -172,8 +187,8 @@ func (e *Engine) Allowed(address string, planChains []string) (chains.Address, e
 		return addr, fault.Errorf(fault.PlanForbidden, "your plan includes no %s chain", addr.Kind)
 	}
 	enabled := false
-	for _, c := range e.reg.Enabled(addr.Kind) {
-		if slices.Contains(planChains, c.Key) {
+	for _, key := range e.enabled[addr.Kind] {
+		if slices.Contains(planChains, key) {
 			enabled = true
 			break
 		}
@@ -317,13 +332,6 @@ func (e *Engine) Queued() int {
 	return e.admission.queued()
 }
 
-// ChainKeys returns every configured chain's key (enabled or not), which
-// plans' "*" expands to.
-func (e *Engine) ChainKeys() []string {
-	var keys []string
-	for _, c := range e.reg.All() {
-		keys = append(keys, c.Key)
-	}
-	slices.Sort(keys)
-	return keys
-}
+// ChainKeys returns every configured chain's key (enabled or not), sorted,
+// which plans' "*" expands to. The slice is shared: do not modify it.
+func (e *Engine) ChainKeys() []string { return e.chainKeys }
