@@ -272,3 +272,9 @@ func ethBalance(t *testing.T, a common.Address) *big.Int {
 	}
 	return b
 }
+
+// artifactFor is an artifact's creation bytecode.
+func artifactFor(name string) ([]byte, error) {
+	c, err := contracts.Artifact(name)
+	return c.Bytecode, err
+}
