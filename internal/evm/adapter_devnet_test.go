@@ -275,6 +275,45 @@ func TestAdapterWithoutStateOverrides(t *testing.T) {
 	}
 }
 
+func TestAdapterDeadline(t *testing.T) {
+	dn := startAdapterNet(t)
+	tok, _ := dn.Manifest().Token("clean")
+	t.Run("no chain answers in time", func(t *testing.T) {
+		p := newRPCProxy(t, dn.RPCURL(), time.Second, 0)
+		ch := dn.Chain()
+		ch.RPC = []string{p.URL()}
+		ad := NewAdapter(devnetRegistry(t, ch), Options{Deadline: 300 * time.Millisecond})
+		_, err := assess(t, ad, tok.Address)
+		if got := fault.CodeOf(err); got != fault.UpstreamTimeout {
+			t.Fatalf("error %v (%s), want upstream_timeout", err, got)
+		}
+	})
+	t.Run("a late holder scan is partial, the verdict stands", func(t *testing.T) {
+		p := newRPCProxy(t, dn.RPCURL(), 0, 0)
+		p.logDelay = 2 * time.Second
+		ch := dn.Chain()
+		ch.RPC = []string{p.URL()}
+		ad := NewAdapter(devnetRegistry(t, ch), Options{Holders: HolderBudget{Duration: 300 * time.Millisecond}})
+		start := time.Now()
+		r, err := assess(t, ad, tok.Address)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d > 1500*time.Millisecond {
+			t.Errorf("scan took %v; the holder budget is 300ms", d)
+		}
+		if r.HolderAnalysis.Status == scan.Complete || r.SafetyChecklist.HealthyHolders {
+			t.Errorf("holders status %s healthy %v, want not complete", r.HolderAnalysis.Status, r.SafetyChecklist.HealthyHolders)
+		}
+		if !r.SafetyChecklist.NotHoneypot || r.HasFlag(risk.SimulationFailed) {
+			t.Errorf("the simulation verdict should not depend on the holder scan: %v", r.RiskFlags)
+		}
+		if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, "holders:") }) {
+			t.Errorf("warnings %q do not explain the holders", r.Warnings)
+		}
+	})
+}
+
 func TestAdapterDetectionErrors(t *testing.T) {
 	dn := startAdapterNet(t)
 	m := dn.Manifest()

@@ -208,6 +208,8 @@ type rpcProxy struct {
 	maxBatch    int // refuse larger batches, as some providers do
 	// breakLens makes every lens call fail (method not found).
 	breakLens bool
+	// logDelay delays eth_getLogs requests only.
+	logDelay time.Duration
 	// dropOverrides removes eth_call's state overrides, like a node that
 	// ignores them.
 	dropOverrides bool
@@ -249,6 +251,7 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if json.Unmarshal(body, &one) == nil && one.Method == "eth_getLogs" {
 		p.logPages.Add(1)
+		time.Sleep(p.logDelay)
 		var f struct {
 			FromBlock, ToBlock hexutil.Uint64
 		}
