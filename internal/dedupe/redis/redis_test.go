@@ -50,6 +50,7 @@ func instances(t *testing.T, opts redis.Options) (*redis.Group, *redis.Group) {
 }
 
 func TestSuite(t *testing.T) {
+	client(t) // skips the whole suite when no Redis is configured
 	dedupetest.Run(t, func(t *testing.T) (dedupe.Group, dedupe.Group) {
 		return instances(t, redis.Options{})
 	})
