@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -80,6 +82,7 @@ type Engine struct {
 	now       func() time.Time
 	newID     func() string
 	obs       Observer
+	decoded   *reportMemo
 }
 
 // ScanRequest is one scan as a client asked for it.
@@ -109,6 +112,7 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		now:      opts.Now,
 		newID:    opts.NewID,
 		obs:      opts.Observer,
+		decoded:  &reportMemo{m: map[string]memoEntry{}},
 	}
 	for _, c := range opts.Registry.All() {
 		e.kindOf[c.Key] = c.Kind
@@ -220,7 +224,7 @@ func (e *Engine) Scan(ctx context.Context, req ScanRequest) (*Report, error) {
 
 	if e.cache != nil && e.ttl > 0 {
 		if b, ok, err := e.cache.Get(ctx, key); err == nil && ok {
-			r, err := decodeReport(b)
+			r, err := e.decoded.decode(key, b)
 			if err == nil {
 				e.obs.CacheLookup(true)
 				r.ScanID = e.newID()
@@ -316,6 +320,45 @@ func decodeReport(b []byte) (*Report, error) {
 		return nil, fmt.Errorf("scan: decode report: %w", err)
 	}
 	return &r, nil
+}
+
+// reportMemo remembers the last decoding of each cached report, so that
+// a hit on a hot entry costs a comparison instead of a JSON decode. An
+// entry is reused only while the cache returns the very same bytes.
+type reportMemo struct {
+	mu sync.Mutex
+	m  map[string]memoEntry
+}
+
+type memoEntry struct {
+	raw []byte
+	rep Report
+}
+
+// memoSize bounds the memo; past it, it starts afresh.
+const memoSize = 1024
+
+// decode returns a copy of the report in b. The copy shares its slices
+// and evidence with the memo: callers change only scalar fields.
+func (m *reportMemo) decode(key string, b []byte) (*Report, error) {
+	m.mu.Lock()
+	ent, ok := m.m[key]
+	m.mu.Unlock()
+	if ok && bytes.Equal(ent.raw, b) {
+		r := ent.rep
+		return &r, nil
+	}
+	r, err := decodeReport(b)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	if len(m.m) >= memoSize {
+		clear(m.m)
+	}
+	m.m[key] = memoEntry{raw: b, rep: *r}
+	m.mu.Unlock()
+	return r, nil
 }
 
 type nopObserver struct{}

@@ -138,6 +138,15 @@ func TestScanCache(t *testing.T) {
 	if !second.ScannedAt.Equal(first.ScannedAt) {
 		t.Errorf("cache hit scanned_at %v, want the original %v", second.ScannedAt, first.ScannedAt)
 	}
+	// Hits share one decoding but never each other's envelope.
+	secondID := second.ScanID
+	third, err := e.Scan(ctx, scan.ScanRequest{Address: pepe, Chains: []string{"bsc", "ethereum"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if third.ScanID == secondID || second.ScanID != secondID || !third.Cached || third.TokenSymbol != "PEPE" {
+		t.Errorf("third hit %s (cached %v), second now %s (was %s)", third.ScanID, third.Cached, second.ScanID, secondID)
+	}
 	// Another plan's chain set is another scan.
 	if _, err := e.Scan(ctx, scan.ScanRequest{Address: pepe, Chains: []string{"ethereum"}}); err != nil {
 		t.Fatal(err)
