@@ -305,3 +305,35 @@ func TestBuildProbeCalls(t *testing.T) {
 		t.Errorf("with one selector allowed: %d calls, want 5", len(got))
 	}
 }
+
+func TestVerdictsIgnoreIncompleteProbes(t *testing.T) {
+	owner := common.HexToAddress("0xA11CE")
+	caller := probeCaller{addr: owner, role: RoleOwner}
+	mint := probeCall{sel: SelectorOf("mint(address,uint256)"), label: "mint(address,uint256)", capability: CapMint, victimArg: true}
+	tests := []struct {
+		name     string
+		outcomes []proberOutcome
+		want     string // the mint verdict: "", "false", "null"
+	}{
+		{"out of gas proves nothing", []proberOutcome{{Complete: false}}, ""},
+		{"reverted for the owner", []proberOutcome{{Complete: true, Ok: false}}, "false"},
+		{"went through with no visible effect", []proberOutcome{{Complete: true, Ok: true}}, "null"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := newVerdicts(&owner)
+			for _, o := range tt.outcomes {
+				v.observe(caller, mint, proberMeasure{}, o)
+			}
+			got := ""
+			for _, c := range v.capabilities() {
+				if c.Name == CapMint {
+					got = fmtPtr(c.Proven)
+				}
+			}
+			if got != tt.want {
+				t.Errorf("mint verdict = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -555,13 +555,16 @@ func newVerdicts(owner *common.Address) *verdicts {
 
 // observe compares one outcome with the baseline.
 func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o proberOutcome) {
+	if !o.Complete {
+		return // the probe ran out of gas: it proves nothing either way
+	}
 	isOwner := c.role == RoleOwner
 	if isOwner && p.capability != "" {
 		if _, ok := v.ownerTried[p.capability]; !ok {
 			v.ownerTried[p.capability] = p.label
 		}
 	}
-	if !o.Complete || !o.Ok {
+	if !o.Ok {
 		return
 	}
 	if isOwner && p.capability != "" {
