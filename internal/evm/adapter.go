@@ -499,6 +499,8 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 			budget.Duration = max(rem, 200*time.Millisecond)
 		}
 	}
+	firstMint := make(chan common.Address, 1)
+	budget.FirstMint = func(a common.Address) { firstMint <- a }
 	holdCh := make(chan holderOutcome, 1)
 	go func() {
 		hs, err := RebuildHolders(ctx, s.client, r.token, latest, budget)
@@ -605,6 +607,15 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	default:
 	}
 	creator, creatorSource := r.creator(ex, ho.scan)
+	if creator == nil {
+		select {
+		case a := <-firstMint:
+			if !isBurn(a) {
+				creator, creatorSource = &a, "first_mint_recipient"
+			}
+		default:
+		}
+	}
 
 	// Round trip 3: probes, and the accounts when the holders are known.
 	var rt3 batchPlan
@@ -703,7 +714,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		}
 	}
 
-	return r.assemble(lens, report, codeReport, proxy, implKnown, owner, sim, simPool, probe, ho.scan, acct, ex, creator, creatorSource)
+	return r.assemble(lens, codeReport, proxy, implKnown, owner, sim, simPool, probe, ho.scan, acct, ex, creator, creatorSource)
 }
 
 // holderGrace is the least time round trip 3 waits for a holder scan that
@@ -860,7 +871,7 @@ func (r *scanRun) simulationRequest() (*Pool, *SimulationRequest) {
 }
 
 // assemble runs the analyses over everything collected.
-func (r *scanRun) assemble(lens *LensResult, report, codeReport CodeReport, proxy *ProxyInfo, implKnown bool,
+func (r *scanRun) assemble(lens *LensResult, codeReport CodeReport, proxy *ProxyInfo, implKnown bool,
 	owner *common.Address, sim *analysis.EVMSimulation, simPool *Pool, probe *analysis.EVMProbeFacts,
 	hs *HolderScan, acct *accounts, ex *explorerFacts, creator *common.Address, creatorSource string) *scan.Assessment {
 	s, ch := r.s, r.s.chain

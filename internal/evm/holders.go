@@ -35,6 +35,10 @@ type HolderBudget struct {
 	// NoLocate disables the search for the token's creation block that
 	// follows a refused first page.
 	NoLocate bool
+	// FirstMint, when set, is called once with the first mint's recipient
+	// as soon as it is read, before the rebuild ends (a creator hint for
+	// work that cannot wait for the whole scan).
+	FirstMint func(common.Address)
 }
 
 // HolderScan is the outcome of a holder rebuild from Transfer logs.
@@ -184,6 +188,10 @@ func RebuildHolders(ctx context.Context, c *Client, token common.Address, latest
 			break
 		}
 		s.apply(logs)
+		if s.FirstMintTo != nil && budget.FirstMint != nil {
+			budget.FirstMint(*s.FirstMintTo)
+			budget.FirstMint = nil
+		}
 		read = true
 		s.Reached = to
 		next = to + 1

@@ -206,7 +206,7 @@ type rpcProxy struct {
 	delay       time.Duration
 	maxLogRange uint64
 	maxBatch    int // refuse larger batches, as some providers do
-	// breakLens makes every lens call fail (method not found).
+	// breakLens makes every lens call (and its fallback) fail.
 	breakLens bool
 	// logDelay delays eth_getLogs requests only.
 	logDelay time.Duration
@@ -267,6 +267,8 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 	if p.breakLens {
 		body = bytes.ReplaceAll(body, []byte(`"method":"eth_call","params":[{"to":"`+strings.ToLower(LensAddress.Hex())),
 			[]byte(`"method":"eth_lensBroken","params":[{"to":"`+strings.ToLower(LensAddress.Hex())))
+		// and its creation-code fallback (an eth_call without "to").
+		body = bytes.ReplaceAll(body, []byte(`"method":"eth_call","params":[{"data":"`), []byte(`"method":"eth_lensBroken","params":[{"data":"`))
 	}
 	resp, err := http.Post(p.target, "application/json", bytes.NewReader(body))
 	if err != nil {
