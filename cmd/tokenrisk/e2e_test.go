@@ -21,8 +21,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
+	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/solana/solanatest"
 )
@@ -200,10 +202,12 @@ func TestEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	manifestPath := filepath.Join(dir, "devnet.json")
 	env := map[string]string{
-		"TOKENRISK_DB":           filepath.Join(dir, "e2e.db"),
-		"TOKENRISK_LOG_LEVEL":    "info",
-		"TOKENRISK_CACHE_TTL":    "1m",
-		"TOKENRISK_SOURCIFY_URL": "none",
+		"TOKENRISK_DB":        filepath.Join(dir, "e2e.db"),
+		"TOKENRISK_LOG_LEVEL": "info",
+		"TOKENRISK_CACHE_TTL": "1m",
+		// Revocation through the keys command applies at once.
+		"TOKENRISK_KEY_CACHE_TTL": "0",
+		"TOKENRISK_SOURCIFY_URL":  "none",
 	}
 	// A second dev chain stands in for Arbitrum (premium only), with one
 	// token deployed there alone.
@@ -230,6 +234,7 @@ func TestEndToEnd(t *testing.T) {
 		if r.status != 200 {
 			t.Fatalf("status %d: %s", r.status, r.body)
 		}
+		validateReport(t, r.body)
 		var rep scan.Report
 		if err := json.Unmarshal(r.body, &rep); err != nil {
 			t.Fatal(err)
@@ -278,6 +283,8 @@ func TestEndToEnd(t *testing.T) {
 		r := s.scan(t, pro, usdcMint)
 		if r.status != 200 || !bytes.Contains(r.body, []byte(`"chain":"solana"`)) {
 			t.Errorf("pro scanning a Solana mint: %d %s", r.status, r.body)
+		} else {
+			validateReport(t, r.body)
 		}
 		if r := s.scan(t, free, usdcMint); r.status != 403 || r.code() != "plan_forbidden" {
 			t.Errorf("free scanning solana: %d %s", r.status, r.body)
@@ -466,5 +473,32 @@ func TestDevnetCommandServesAnotherServer(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("devnet: %v", err)
+	}
+}
+
+// validateReport checks a real report against the OpenAPI document's
+// Report schema.
+func validateReport(t *testing.T, body []byte) {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(httpapi.OpenAPI()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	const url = "https://tokenrisk.invalid/openapi.json"
+	if err := c.AddResource(url, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(url + "#/components/schemas/Report")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("report does not match the OpenAPI Report schema: %v\n%s", err, body)
 	}
 }

@@ -68,7 +68,7 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	// the history write.
 	writeTimeout := 2*cfg.ScanTimeout + 15*time.Second
 	api, err := httpapi.NewServer(httpapi.Deps{
-		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{}), Limiter: backends.limiter,
+		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{CacheTTL: keyCacheTTL(cfg.KeyCacheTTL)}), Limiter: backends.limiter,
 		Metrics: m, Logger: log,
 	})
 	if err != nil {
@@ -88,6 +88,15 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 		ShutdownTimeout:   cfg.ShutdownTimeout,
 		Logger:            log,
 	})
+}
+
+// keyCacheTTL maps the flag (0 = no cache) to auth's option (0 = default,
+// negative = no cache).
+func keyCacheTTL(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // queueLimit maps the flag (0 = nobody waits) to the engine's option

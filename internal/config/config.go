@@ -37,6 +37,7 @@ type Config struct {
 	DevnetRPCAddr string
 
 	CacheTTL        time.Duration
+	KeyCacheTTL     time.Duration
 	ScanTimeout     time.Duration
 	MaxScans        int
 	QueueLimit      int
@@ -128,6 +129,8 @@ var options = []Option{
 		bind: str(func(c *Config) *string { return &c.DevnetRPC })},
 	{Flag: "cache-ttl", Env: "TOKENRISK_CACHE_TTL", Default: "30s", Usage: "how long a scan result is served from cache (0 disables)", Commands: []string{CmdServe},
 		bind: dur(func(c *Config) *time.Duration { return &c.CacheTTL })},
+	{Flag: "key-cache-ttl", Env: "TOKENRISK_KEY_CACHE_TTL", Default: "10s", Usage: "how long a key lookup is trusted before asking the store again: a revocation made elsewhere applies within it (0 disables)", Commands: []string{CmdServe},
+		bind: dur(func(c *Config) *time.Duration { return &c.KeyCacheTTL })},
 	{Flag: "scan-timeout", Env: "TOKENRISK_SCAN_TIMEOUT", Default: "20s", Usage: "deadline of one scan's upstream work", Commands: []string{CmdServe, CmdScan},
 		bind: dur(func(c *Config) *time.Duration { return &c.ScanTimeout })},
 	{Flag: "max-scans", Env: "TOKENRISK_MAX_SCANS", Default: "32", Usage: "upstream-heavy scans run at once (the admission queue's width)", Commands: []string{CmdServe},
@@ -214,6 +217,9 @@ func (c *Config) validate() error {
 		}
 		if c.CacheTTL < 0 {
 			errs = append(errs, errors.New("--cache-ttl must not be negative"))
+		}
+		if c.KeyCacheTTL < 0 {
+			errs = append(errs, errors.New("--key-cache-ttl must not be negative"))
 		}
 		if c.MaxScans < 1 {
 			errs = append(errs, errors.New("--max-scans must be at least 1"))
