@@ -1,0 +1,232 @@
+package evm
+
+import (
+	"math/big"
+	"sort"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+)
+
+// assemble runs the analyses over everything collected.
+func (r *scanRun) assemble(lens *LensResult, codeReport CodeReport, proxy *ProxyInfo, implKnown bool,
+	owner *common.Address, sim *analysis.EVMSimulation, simPool *Pool, probe *analysis.EVMProbeFacts,
+	hs *HolderScan, acct *accounts, ex *explorerFacts, creator *common.Address, creatorSource string) *scan.Assessment {
+	s, ch := r.s, r.s.chain
+	chainID := ch.ChainID
+	as := &scan.Assessment{Chain: ch.Key, ChainID: &chainID}
+
+	// Token identity.
+	if lens != nil {
+		as.Token = scan.Token{Name: lens.Name, Symbol: lens.Symbol, Decimals: lens.Decimals}
+		if lens.TotalSupply != nil {
+			ts := lens.TotalSupply.String()
+			as.Token.TotalSupply = &ts
+		}
+		if !lens.NameRaw || !lens.SymbolRaw {
+			r.warn("token: name() or symbol() did not answer")
+		}
+	}
+	var supply *big.Int
+	if lens != nil {
+		supply = lens.TotalSupply
+	}
+	if supply == nil && len(s.supplyRaw) >= 32 {
+		supply = new(big.Int).SetBytes(s.supplyRaw[:32])
+		ts := supply.String()
+		as.Token.TotalSupply = &ts
+	}
+
+	// Contract.
+	trusted, _ := ch.IsTrusted(r.token.Hex())
+	cf := &analysis.EVMContractFacts{
+		Trusted:     trusted.Name,
+		Verified:    ex.verified,
+		OwnerKnown:  lens != nil,
+		OwnerGetter: lens != nil && lens.OwnerFunc,
+		Code:        codeFactsOf(codeReport),
+		Probe:       probe,
+		Simulation:  sim,
+	}
+	if ex.verified != nil {
+		cf.VerifiedSource = ex.verifiedSource
+	}
+	if owner != nil {
+		cf.Owner = owner.Hex()
+	}
+	if proxy != nil {
+		cf.Proxy = proxyReportOf(proxy, codeReport, implKnown)
+	}
+	if lens != nil {
+		if lens.Decimals == nil {
+			cf.NonStandard = append(cf.NonStandard, "decimals() does not answer a number")
+		}
+	}
+	contract, cl, cw := analysis.AnalyseEVMContract(cf)
+	as.Contract = contract
+
+	// Liquidity.
+	ef := &analysis.EVMFacts{
+		Chain: ch.Key, Token: r.token.Hex(), TotalSupply: supply, Now: r.now,
+		OwnerKnown: lens != nil, BurnAddresses: ch.BurnAddresses, Lockers: map[string]string{},
+	}
+	if lens != nil {
+		ef.Decimals = lens.Decimals
+	}
+	if owner != nil {
+		ef.Owner = owner.Hex()
+	}
+	for _, l := range ch.Lockers {
+		ef.Lockers[l.Address] = l.Name
+	}
+	ef.Exchanges = map[string]string{}
+	for _, e := range ch.Exchanges {
+		ef.Exchanges[e.Address] = e.Name
+	}
+	ef.Liquidity.Searched = lens != nil
+	for i, p := range s.pools {
+		rep := p.Report
+		if i == 0 && acct != nil && acct.crLP != nil {
+			rep.LPCreatorPct = dexPct(acct.crLP, p.LPSupply)
+		}
+		if hs != nil {
+			if seen, ok := hs.FirstIn[p.Address]; ok && seen.Time > 0 {
+				t := time.Unix(int64(seen.Time), 0).UTC()
+				rep.CreatedAt = &t
+			}
+		}
+		ef.Liquidity.Pools = append(ef.Liquidity.Pools, rep)
+	}
+	liq, lw := analysis.AnalyseEVMLiquidity(ef)
+	hasPool := false
+	for _, p := range s.pools {
+		if p.LiquidityUSD > 0 || (p.QuoteReserve != nil && p.QuoteReserve.Sign() > 0) {
+			hasPool = true
+		}
+	}
+	switch {
+	case lens == nil:
+		// Pools are unknown, not absent: no honeypot verdict is a failure.
+		hasPool = true
+		msg := "the pool search failed, so there was no pool to trade against"
+		sim = &analysis.EVMSimulation{Error: &msg}
+	case hasPool && simPool == nil && sim == nil:
+		msg := "no pool the simulator supports (V2, V3 or Solidly volatile, bought with the wrapped native)"
+		sim = &analysis.EVMSimulation{Error: &msg}
+	}
+	simFlags, sw := analysis.AnalyseEVMSimulation(sim, hasPool)
+	liq.Flags = append(liq.Flags, simFlags...)
+	if ev, ok := liq.Evidence.(analysis.EVMLiquidityEvidence); ok {
+		ev.Simulation = sim
+		liq.Evidence = ev
+	}
+	if hasPool && (sim == nil || sim.CanBuy == nil) && liq.Status == scan.Complete {
+		liq.Status = scan.Partial
+	}
+	as.Liquidity = liq
+
+	// Holders and deployer.
+	if hs != nil {
+		hf := &analysis.EVMHolderFacts{
+			Complete: hs.Complete, FromBlock: hs.FromBlock, ToBlock: hs.Reached, Transfers: hs.Transfers,
+		}
+		all := hs.Holders()
+		hf.HolderCount = len(all)
+		for i, h := range all {
+			if i >= 50 {
+				break
+			}
+			hb := analysis.EVMHolderBalance{Address: h.Address.Hex(), Balance: h.Balance}
+			if acct != nil && i < len(acct.isCode) {
+				hb.IsContract = acct.isCode[i]
+				if acct.balance[i] != nil {
+					hb.Balance = acct.balance[i] // the token's own answer beats replayed logs
+				}
+			}
+			hf.Top = append(hf.Top, hb)
+		}
+		sort.SliceStable(hf.Top, func(i, j int) bool { return hf.Top[i].Balance.Cmp(hf.Top[j].Balance) > 0 })
+		if hs.FirstMintTo != nil {
+			hf.FirstMintRecipient = hs.FirstMintTo.Hex()
+		}
+		ef.Holders = hf
+	}
+	ef.Deployer = analysis.EVMDeployerFacts{Native: ch.Native, CreatorSource: creatorSource}
+	if creator != nil {
+		c := creator.Hex()
+		ef.Deployer.Creator = &c
+		if acct != nil {
+			ef.Deployer.CreatorBalanceWei = acct.crBal
+			ef.Deployer.CreatorNonce = acct.crNonce
+			ef.Deployer.CreatorTokens = acct.crTokens
+		}
+	}
+	if ex.creation != nil && ex.creation.TxHash != "" {
+		tx := ex.creation.TxHash
+		ef.Deployer.CreationTx = &tx
+	}
+	ef.Deployer.OtherLaunches, ef.Deployer.OtherLaunchesKnown = ex.launches, ex.launchesKnown
+	if lens != nil && owner != nil {
+		ef.Deployer.OwnerTokens = lens.OwnerBalance
+	}
+	dep, dw := analysis.AnalyseEVMDeployer(ef)
+	as.Deployer = dep
+	hold, hw := analysis.AnalyseEVMHolders(ef)
+	as.Holder = hold
+
+	as.Checklist = scan.Checklist{
+		Verified:           cl.Verified,
+		NotHoneypot:        analysis.EVMNotHoneypot(sim),
+		HealthyHolders:     analysis.EVMHealthyHolders(ef, hold),
+		OwnershipRenounced: cl.OwnershipRenounced,
+		LiquidityLocked:    analysis.EVMLiquidityLocked(ef),
+		NoMint:             cl.NoMint,
+	}
+	r.mu.Lock()
+	as.Warnings = append(as.Warnings, r.warnings...)
+	r.mu.Unlock()
+	for _, w := range [][]string{cw, lw, sw, dw, hw} {
+		as.Warnings = append(as.Warnings, w...)
+	}
+	return as
+}
+
+// codeFactsOf summarises a code report for the contract analysis.
+func codeFactsOf(r CodeReport) *analysis.EVMCodeFacts {
+	f := &analysis.EVMCodeFacts{
+		Size: r.Size, Selectors: len(r.Selectors),
+		Selfdestruct: r.HasSelfdestruct, Delegatecall: r.HasDelegatecall || r.HasCallcode,
+		StorageTargetCall: r.StorageTargetCall, StorageTargetDelegatecall: r.StorageTargetDelegatecall,
+	}
+	for _, m := range r.Privileged {
+		f.Candidates = append(f.Candidates, analysis.EVMCapability{Name: m.Capability, Evidence: m.Signature + " (" + m.Selector.String() + ")"})
+	}
+	return f
+}
+
+// proxyReportOf is contract_analysis.proxy.
+func proxyReportOf(p *ProxyInfo, impl CodeReport, implKnown bool) *analysis.EVMProxy {
+	implUpgradable := false
+	for _, c := range impl.Capabilities() {
+		if c == analysis.EVMCapUpgrade {
+			implUpgradable = true
+		}
+	}
+	out := &analysis.EVMProxy{Kind: p.Kind, Implementation: p.Implementation.Hex(), Upgradeable: p.Upgradeable(implUpgradable || !implKnown)}
+	if a := p.UpgradeAuthority(); a != nil {
+		s := a.Hex()
+		out.Admin = &s
+	}
+	if p.Admin != nil {
+		s := p.Admin.Hex()
+		out.AdminSlot = &s
+	}
+	if p.Beacon != nil {
+		s := p.Beacon.Hex()
+		out.Beacon = &s
+	}
+	return out
+}

@@ -1,0 +1,493 @@
+package evm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+)
+
+// scanRun is one scan on the chosen chain after detection.
+type scanRun struct {
+	a     *Adapter
+	s     *sighting
+	token common.Address
+	now   time.Time
+
+	warnings []string
+	mu       sync.Mutex
+}
+
+func (r *scanRun) warn(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.warnings = append(r.warnings, fmt.Sprintf(format, args...))
+}
+
+// batch sends elems on the chosen chain; a transport failure is a warning
+// (the caller reports what is missing as unknown).
+func (r *scanRun) batch(ctx context.Context, what string, elems []rpc.BatchElem) bool {
+	if len(elems) == 0 {
+		return true
+	}
+	if err := r.s.client.Batch(ctx, elems); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
+			r.warn("%s: the scan deadline passed before the node answered", what)
+		} else {
+			r.warn("%s: the node could not be reached (%s)", what, safeErr(err))
+		}
+		return false
+	}
+	return true
+}
+
+// batchPlan merges several builders' elements into one batch and copies
+// the answers back, since each builder's decoder reads its own slice.
+type batchPlan struct {
+	elems []rpc.BatchElem
+	parts [][]rpc.BatchElem
+	start []int
+}
+
+func (b *batchPlan) add(es []rpc.BatchElem) {
+	if len(es) == 0 {
+		return
+	}
+	b.parts = append(b.parts, es)
+	b.start = append(b.start, len(b.elems))
+	b.elems = append(b.elems, es...)
+}
+
+func (b *batchPlan) scatter() {
+	for i, p := range b.parts {
+		copy(p, b.elems[b.start[i]:b.start[i]+len(p)])
+	}
+}
+
+// send runs the plan as one batch and copies the answers back.
+func (r *scanRun) send(ctx context.Context, what string, b *batchPlan) bool {
+	ok := r.batch(ctx, what, b.elems)
+	if ok {
+		b.scatter()
+	}
+	return ok
+}
+
+// safeErr renders an error for a warning: transport errors never carry
+// URLs; RPC messages are bounded.
+func safeErr(err error) string {
+	msg := err.Error()
+	if len(msg) > 160 {
+		msg = msg[:160] + "…"
+	}
+	return msg
+}
+
+type holderOutcome struct {
+	scan *HolderScan
+	err  error
+}
+
+// run does round trips 2 and 3 and assembles the assessment.
+func (r *scanRun) run(ctx context.Context) *scan.Assessment {
+	s, ch := r.s, r.s.chain
+	latest := uint64(s.block)
+	lens := s.lens
+	if s.lensErr != nil {
+		r.warn("lens: the metadata/pool call failed (%s); token metadata, owner and pools are unknown", safeErr(s.lensErr))
+	}
+
+	// Beside round trip 2: explorers and the holder rebuild.
+	exCh := make(chan explorerFacts, 1)
+	go func() {
+		ectx, cancel := context.WithTimeout(ctx, r.a.opts.ExplorerTimeout)
+		defer cancel()
+		exCh <- r.a.explore(ectx, ch, r.token)
+	}()
+	budget := r.a.opts.Holders
+	if dl, ok := ctx.Deadline(); ok {
+		if rem := time.Until(dl) - 1500*time.Millisecond; rem < budget.Duration {
+			budget.Duration = max(rem, 200*time.Millisecond)
+		}
+	}
+	firstMint := make(chan common.Address, 1)
+	budget.FirstMint = func(a common.Address) { firstMint <- a }
+	holdCh := make(chan holderOutcome, 1)
+	go func() {
+		hs, err := RebuildHolders(ctx, s.client, r.token, latest, budget)
+		holdCh <- holderOutcome{hs, err}
+	}()
+
+	// Code, proxy, owner.
+	report := AnalyseCode(s.code)
+	var proxy *ProxyInfo
+	if slots, err := s.slots(); err != nil {
+		r.warn("contract: proxy slots unreadable (%s)", safeErr(err))
+	} else {
+		proxy = DetectProxy(report, slots)
+	}
+	var owner *common.Address
+	if lens != nil && lens.OwnerFunc && !isBurn(lens.Owner) {
+		o := lens.Owner
+		owner = &o
+	}
+	stored := s.stored()
+
+	// Round trip 2: simulation and proxy details.
+	var rt2 batchPlan
+	simPool, simReq := r.simulationRequest()
+	var simDecode func() (*analysis.EVMSimulation, error)
+	if simReq != nil {
+		se, dec, err := SimulationCall(*simReq)
+		if err != nil {
+			r.warn("simulation: %s", safeErr(err))
+		} else {
+			rt2.add(se)
+			simDecode = dec
+		}
+	}
+	var proxyDecode func() ([]byte, error)
+	if proxy != nil {
+		pe, dec := ProxyDetailCalls(proxy)
+		rt2.add(pe)
+		proxyDecode = dec
+	}
+	rtt2Start := time.Now()
+	rtt2 := r.send(ctx, "simulation", &rt2)
+	rtt2Took := time.Since(rtt2Start)
+	if r.a.opts.Trace != nil {
+		r.a.opts.Trace("simulated")
+	}
+	var sim *analysis.EVMSimulation
+	if simDecode != nil {
+		if !rtt2 {
+			msg := "the node did not answer the simulation call"
+			sim = &analysis.EVMSimulation{Error: &msg}
+		} else if res, err := simDecode(); err != nil {
+			msg := safeErr(err)
+			sim = res
+			if sim == nil {
+				sim = &analysis.EVMSimulation{}
+			}
+			if sim.Error == nil {
+				sim.Error = &msg
+			}
+		} else {
+			sim = res
+		}
+		if sim != nil && sim.Pool == "" && simPool != nil {
+			sim.Pool = simPool.Address.Hex()
+		}
+	}
+	codeReport := report
+	implKnown := proxy == nil
+	if proxy != nil && rtt2 {
+		impl, err := proxyDecode()
+		switch {
+		case err != nil:
+			r.warn("contract: proxy details unreadable (%s)", safeErr(err))
+		case impl == nil && proxy.Implementation != (common.Address{}):
+			// A beacon: its implementation's code needs one more trip.
+			var code hexutil.Bytes
+			if r.batch(ctx, "contract", []rpc.BatchElem{CodeElem(proxy.Implementation, &code)}) {
+				codeReport, implKnown = AnalyseCode(code), true
+			}
+		case impl != nil:
+			codeReport, implKnown = AnalyseCode(impl), true
+		}
+	}
+	if !implKnown {
+		r.warn("contract: the proxy's implementation code is unknown; the proxy's own code was analysed")
+	}
+
+	// The holder scan, if it is ready (it runs beside round trip 2; the
+	// probes do not wait long for it: donors are a help, not a need).
+	var ho holderOutcome
+	holdersReady := false
+	grace := time.NewTimer(max(holderGrace, rtt2Took))
+	select {
+	case ho = <-holdCh:
+		holdersReady = true
+	case <-grace.C:
+	}
+	grace.Stop()
+	var ex *explorerFacts
+	select {
+	case f := <-exCh:
+		ex = &f
+	default:
+	}
+	creator, creatorSource := r.creator(ex, ho.scan)
+	if creator == nil {
+		select {
+		case a := <-firstMint:
+			if !isBurn(a) {
+				creator, creatorSource = &a, "first_mint_recipient"
+			}
+		default:
+		}
+	}
+
+	// Round trip 3: probes, and the accounts when the holders are known.
+	var rt3 batchPlan
+	var probeDecode func() (*analysis.EVMProbeFacts, error)
+	pr := ProbeRequest{Token: r.token, Code: codeReport, Owner: owner, Stored: stored, Creator: creator}
+	if len(s.pools) > 0 {
+		pr.Pool = s.pools[0].Address
+	}
+	for _, p := range s.pools {
+		pr.Exclude = append(pr.Exclude, p.Address)
+	}
+	for _, q := range ch.QuoteTokens {
+		pr.Exclude = append(pr.Exclude, common.HexToAddress(q.Address))
+	}
+	for _, l := range ch.Lockers {
+		pr.Exclude = append(pr.Exclude, common.HexToAddress(l.Address))
+	}
+	if owner != nil {
+		pr.Donors = append(pr.Donors, *owner)
+	}
+	if creator != nil {
+		pr.Donors = append(pr.Donors, *creator)
+	}
+	for _, h := range topHolders(ho.scan) {
+		if len(pr.Donors) >= 8 {
+			break
+		}
+		if !slices.Contains(pr.Exclude, h.Address) && !isBurn(h.Address) && !slices.Contains(pr.Donors, h.Address) {
+			pr.Donors = append(pr.Donors, h.Address)
+		}
+	}
+	if pe, dec, err := ProbeCalls(pr); err != nil {
+		r.warn("contract: probes not built (%s)", safeErr(err))
+	} else {
+		rt3.add(pe)
+		probeDecode = dec
+	}
+	var acct *accounts
+	if holdersReady {
+		acct = r.accountCalls(topHolders(ho.scan), creator)
+		rt3.add(acct.elems)
+	}
+	rtt3ok := r.send(ctx, "probes", &rt3)
+	if acct != nil && rtt3ok {
+		acct.apply()
+	}
+	var probe *analysis.EVMProbeFacts
+	if probeDecode != nil && rtt3ok {
+		pf, err := probeDecode()
+		if err != nil {
+			r.warn("contract: %s", safeErr(err))
+		}
+		probe = pf
+	}
+	if r.a.opts.Trace != nil {
+		r.a.opts.Trace("verdict")
+	}
+
+	// Round trip 4 when the holder scan outlived round trip 3.
+	if !holdersReady {
+		ho = <-holdCh
+		if creator == nil {
+			creator, creatorSource = r.creator(ex, ho.scan)
+		}
+		acct = r.accountCalls(topHolders(ho.scan), creator)
+		if r.batch(ctx, "holders", acct.elems) {
+			acct.apply()
+		}
+	}
+	if ho.err != nil {
+		r.warn("holders: the Transfer log scan failed (%s)", safeErr(ho.err))
+	}
+
+	// The explorers, until the deadline.
+	if ex == nil {
+		select {
+		case f := <-exCh:
+			ex = &f
+		case <-ctx.Done():
+			r.warn("explorer: no answer before the scan deadline; verification and creator history unknown")
+			ex = &explorerFacts{}
+		}
+	}
+	for _, w := range ex.warnings {
+		r.warn("%s", w)
+	}
+	if ex.creation != nil && (creator == nil || !strings.EqualFold(creator.Hex(), ex.creation.Creator)) {
+		// The explorer answered late: read the real creator's account.
+		c := common.HexToAddress(ex.creation.Creator)
+		creator, creatorSource = &c, "explorer"
+		ca := r.accountCalls(nil, creator)
+		acct.crBal, acct.crNonce, acct.crTokens, acct.crLP = nil, nil, nil, nil
+		if r.batch(ctx, "deployer", ca.elems) {
+			ca.apply()
+			acct.crBal, acct.crNonce, acct.crTokens, acct.crLP = ca.crBal, ca.crNonce, ca.crTokens, ca.crLP
+		}
+	}
+
+	return r.assemble(lens, codeReport, proxy, implKnown, owner, sim, simPool, probe, ho.scan, acct, ex, creator, creatorSource)
+}
+
+// holderGrace is the least time round trip 3 waits for a holder scan that
+// is not done when round trip 2 is (it waits as long as round trip 2 took
+// when that is longer: the scan started with it).
+const holderGrace = 250 * time.Millisecond
+
+// topHolders are the largest holders of a scan (nil scan: none).
+func topHolders(hs *HolderScan) []Holder {
+	if hs == nil {
+		return nil
+	}
+	top := hs.Holders()
+	if len(top) > 50 {
+		top = top[:50]
+	}
+	return top
+}
+
+// creator picks the best creator evidence available now.
+func (r *scanRun) creator(ex *explorerFacts, hs *HolderScan) (*common.Address, string) {
+	if ex != nil && ex.creation != nil {
+		c := common.HexToAddress(ex.creation.Creator)
+		return &c, "explorer"
+	}
+	if hs != nil && hs.FirstMintTo != nil && !isBurn(*hs.FirstMintTo) {
+		c := *hs.FirstMintTo
+		return &c, "first_mint_recipient"
+	}
+	return nil, ""
+}
+
+// accounts are round trip 3's account reads: the top holders' code and
+// balances, the creator's balance, nonce and token balance.
+type accounts struct {
+	elems   []rpc.BatchElem
+	n       int
+	codes   []hexutil.Bytes
+	bals    []hexutil.Bytes
+	creator bool
+	cBal    hexutil.Big
+	cNonce  hexutil.Uint64
+	cTokens hexutil.Bytes
+	lp      bool
+	cLP     hexutil.Bytes
+
+	isCode   []*bool
+	balance  []*big.Int
+	crBal    *big.Int
+	crNonce  *uint64
+	crTokens *big.Int
+	// crLP is the creator's LP balance in the main pool.
+	crLP *big.Int
+}
+
+func (r *scanRun) accountCalls(top []Holder, creator *common.Address) *accounts {
+	ac := &accounts{n: min(len(top), analysis.EVMTopHolders)}
+	ac.codes = make([]hexutil.Bytes, ac.n)
+	ac.bals = make([]hexutil.Bytes, ac.n)
+	for i := range ac.n {
+		ac.elems = append(ac.elems, CodeElem(top[i].Address, &ac.codes[i]), balanceOfElem(r.token, top[i].Address, &ac.bals[i]))
+	}
+	if creator != nil {
+		ac.creator = true
+		ac.elems = append(ac.elems, BalanceElem(*creator, &ac.cBal), NonceElem(*creator, &ac.cNonce), balanceOfElem(r.token, *creator, &ac.cTokens))
+		if len(r.s.pools) > 0 && r.s.pools[0].LPSupply != nil {
+			ac.lp = true
+			ac.elems = append(ac.elems, balanceOfElem(r.s.pools[0].Address, *creator, &ac.cLP))
+		}
+	}
+	return ac
+}
+
+// balanceOfElem builds token.balanceOf(holder) as a gas-capped eth_call.
+func balanceOfElem(token, holder common.Address, out *hexutil.Bytes) rpc.BatchElem {
+	data := append(SelBalanceOf.bytes(), common.LeftPadBytes(holder.Bytes(), 32)...)
+	return CallElem(CallMsg{To: token, Data: data, Gas: 200_000}, nil, out)
+}
+
+// apply reads the answers (nil where a call failed).
+func (ac *accounts) apply() {
+	b := ac.elems
+	for i := range ac.n {
+		var isc *bool
+		if b[2*i].Error == nil {
+			v := len(ac.codes[i]) > 0
+			isc = &v
+		}
+		ac.isCode = append(ac.isCode, isc)
+		var bal *big.Int
+		if b[2*i+1].Error == nil && len(ac.bals[i]) >= 32 {
+			bal = new(big.Int).SetBytes(ac.bals[i][:32])
+		}
+		ac.balance = append(ac.balance, bal)
+	}
+	if ac.creator {
+		c := 2 * ac.n
+		if b[c].Error == nil {
+			ac.crBal = (*big.Int)(&ac.cBal)
+		}
+		if b[c+1].Error == nil {
+			n := uint64(ac.cNonce)
+			ac.crNonce = &n
+		}
+		if b[c+2].Error == nil && len(ac.cTokens) >= 32 {
+			ac.crTokens = new(big.Int).SetBytes(ac.cTokens[:32])
+		}
+		if ac.lp && b[c+3].Error == nil && len(ac.cLP) >= 32 {
+			ac.crLP = new(big.Int).SetBytes(ac.cLP[:32])
+		}
+	}
+}
+
+// simulationRequest picks the pool to trade against: the deepest pool with
+// liquidity whose kind the simulator supports, bought with the wrapped
+// native (directly, or through a wrapped/quote pool).
+func (r *scanRun) simulationRequest() (*Pool, *SimulationRequest) {
+	s := r.s
+	wrapped, ok := s.chain.Wrapped()
+	if !ok || s.lens == nil {
+		return nil, nil
+	}
+	wa := common.HexToAddress(wrapped.Address)
+	for i := range s.pools {
+		p := &s.pools[i]
+		if p.QuoteReserve == nil || p.QuoteReserve.Sign() == 0 || p.TokenReserve == nil || p.TokenReserve.Sign() == 0 {
+			continue
+		}
+		kind := p.DEX.Kind
+		if kind == "solidly" && p.Report.Stable || kind != "v2" && kind != "v3" && kind != "solidly" {
+			continue
+		}
+		req := &SimulationRequest{
+			Token: r.token, Pool: p.Address, PoolKind: kind, Quote: p.QuoteAddress, Wrapped: wa,
+			FeeBps: p.DEX.FeeBps, QuoteReserve: p.QuoteReserve,
+			BlockTime: s.lens.Timestamp, DelayedSell: DefaultDelayedSell,
+		}
+		if kind == "v3" && p.Report.Fee != nil {
+			req.FeeBps = *p.Report.Fee / 100
+		}
+		if req.FeeBps == 0 {
+			req.FeeBps = 30
+		}
+		if p.QuoteAddress != wa {
+			fund := s.plan.fundPool(s.lens, wa, p.QuoteAddress)
+			if fund == nil {
+				continue
+			}
+			req.FundPool = *fund
+		}
+		return p, req
+	}
+	return nil, nil
+}
