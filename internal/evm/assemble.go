@@ -11,10 +11,31 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 )
 
+// collected is everything a scan gathered after detection.
+type collected struct {
+	lens *LensResult
+	// code is the analysis of the code that runs (the implementation's
+	// for a proxy); implKnown is false when a proxy's implementation code
+	// could not be read.
+	code          CodeReport
+	proxy         *ProxyInfo
+	implKnown     bool
+	owner         *common.Address
+	sim           *analysis.EVMSimulation
+	simPool       *Pool
+	probe         *analysis.EVMProbeFacts
+	holders       *HolderScan
+	accounts      *accounts
+	explorer      *explorerFacts
+	creator       *common.Address
+	creatorSource string
+}
+
 // assemble runs the analyses over everything collected.
-func (r *scanRun) assemble(lens *LensResult, codeReport CodeReport, proxy *ProxyInfo, implKnown bool,
-	owner *common.Address, sim *analysis.EVMSimulation, simPool *Pool, probe *analysis.EVMProbeFacts,
-	hs *HolderScan, acct *accounts, ex *explorerFacts, creator *common.Address, creatorSource string) *scan.Assessment {
+func (r *scanRun) assemble(c collected) *scan.Assessment {
+	lens, codeReport, proxy, implKnown, owner := c.lens, c.code, c.proxy, c.implKnown, c.owner
+	sim, simPool, probe, hs, acct := c.sim, c.simPool, c.probe, c.holders, c.accounts
+	ex, creator, creatorSource := c.explorer, c.creator, c.creatorSource
 	s, ch := r.s, r.s.chain
 	chainID := ch.ChainID
 	as := &scan.Assessment{Chain: ch.Key, ChainID: &chainID}

@@ -336,7 +336,11 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		}
 	}
 
-	return r.assemble(lens, codeReport, proxy, implKnown, owner, sim, simPool, probe, ho.scan, acct, ex, creator, creatorSource)
+	return r.assemble(collected{
+		lens: lens, code: codeReport, proxy: proxy, implKnown: implKnown, owner: owner,
+		sim: sim, simPool: simPool, probe: probe, holders: ho.scan, accounts: acct,
+		explorer: ex, creator: creator, creatorSource: creatorSource,
+	})
 }
 
 // holderGrace is the least time round trip 3 waits for a holder scan that
