@@ -51,6 +51,9 @@ contract Prober {
     // A slot no token layout uses (the victim may be a contract's address).
     bytes32 private constant HITS_SLOT = keccak256("tokenrisk.prober.hits");
     uint256 private constant MAX_RET = 256;
+    // The victim's address (Go: evm.ProbeVictim): hash-derived, so no real
+    // account lives there.
+    address private constant VICTIM = address(uint160(uint256(keccak256("tokenrisk.probe.victim"))));
 
     /// @notice Funds the victim from the first donor that can pay, measures
     /// the baseline and runs each call in isolation.
@@ -246,14 +249,31 @@ contract Prober {
         return afterAmount > beforeAmount ? afterAmount - beforeAmount : 0;
     }
 
+    /// @notice Counts one call into the victim's code.
+    function hit() external {
+        _count();
+    }
+
     /// @notice Any other call (a token calling a hook it was pointed at)
-    /// is counted and answered with a true word.
+    /// is answered with a true word, and counted on the victim when it
+    /// reached the victim, or this code by DELEGATECALL from a contract
+    /// (its code differs from ours); calls to the other prober-coded
+    /// addresses (callers, donors) are not the victim's. The count goes
+    /// through a call, so a static context (where nothing can be counted)
+    /// never makes the token revert.
     fallback(bytes calldata) external payable returns (bytes memory) {
+        if (address(this) == VICTIM || address(this).codehash != VICTIM.codehash) {
+            (bool ok,) = VICTIM.call{gas: 50000}(abi.encodeWithSignature("hit()"));
+            ok;
+        }
+        return abi.encode(uint256(1));
+    }
+
+    function _count() private {
         bytes32 slot = HITS_SLOT;
         assembly {
             sstore(slot, add(sload(slot), 1))
         }
-        return abi.encode(uint256(1));
     }
 
     receive() external payable {}

@@ -310,13 +310,21 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		flags = append(flags, risk.NewFlag(risk.Selfdestruct, "Contract can self-destruct",
 			"The code contains a reachable SELFDESTRUCT."))
 	}
+	external := ""
 	if c := caps[EVMCapExternalTarget]; c != nil {
 		proven := c.Proven != nil && *c.Proven
 		storageCall := f.Code != nil && (f.Code.StorageTargetCall || f.Code.StorageTargetDelegatecall)
 		if proven || (c.Proven == nil && !renounced && storageCall) {
-			flags = append(flags, risk.NewFlag(risk.ExternalCall, "Calls a settable external contract",
-				"Transfers call an address a privileged account can change ("+c.Evidence+")."))
+			external = "Transfers call an address a privileged account can change (" + c.Evidence + ")."
 		}
+	}
+	// Code outside a known proxy pattern that delegates to an address it
+	// loads from storage runs whatever code that address holds.
+	if external == "" && f.Proxy == nil && f.Code != nil && f.Code.StorageTargetDelegatecall && !renounced {
+		external = "The code DELEGATECALLs an address loaded from storage, outside any standard proxy pattern."
+	}
+	if external != "" {
+		flags = append(flags, risk.NewFlag(risk.ExternalCall, "Calls a settable external contract", external))
 	}
 	if len(f.NonStandard) > 0 {
 		flags = append(flags, risk.NewFlag(risk.NonStandardToken, "Non-standard ERC-20",

@@ -84,6 +84,15 @@ func TestAnalyseEVMContractFlags(t *testing.T) {
 			owned(f)
 			f.Code.Candidates = []EVMCapability{candidate(EVMCapExternalTarget)}
 		}), absent: []string{risk.ExternalCall}},
+		{name: "delegates to a stored address outside a proxy", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.StorageTargetDelegatecall = true
+		}), want: []string{risk.ExternalCall}},
+		{name: "a proxy's own delegatecall is not an external call", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.StorageTargetDelegatecall = true
+			f.Proxy = &EVMProxy{Kind: "eip1967", Implementation: evmTestHidden}
+		}), absent: []string{risk.ExternalCall}},
 		{name: "upgradeable proxy", facts: evmContractWith(func(f *EVMContractFacts) {
 			a := evmTestOwner
 			f.Proxy = &EVMProxy{Kind: "eip1967", Implementation: evmTestHidden, Admin: &a, Upgradeable: true}

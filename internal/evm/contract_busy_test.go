@@ -129,3 +129,53 @@ func TestProbesIgnoreBusyButHarmlessOwnerFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestProbesCatchADelegatedHook: a token that DELEGATECALLs, on every
+// transfer, an address set through an unknown-named function. The probe
+// points it at the victim's code, whose fallback reports being run in the
+// token's context.
+func TestProbesCatchADelegatedHook(t *testing.T) {
+	dn, c := startContractNet(t)
+	deployer := common.HexToAddress(dn.Manifest().Deployer)
+	token := sendAs(t, dn, deployer, nil, nil, readHex(t, "DelegateHookToken.bin")).ContractAddress
+	z := collectZooContract(t, c, devnet.ManifestToken{Address: token.Hex()})
+	if !z.code.StorageTargetDelegatecall {
+		t.Error("StorageTargetDelegatecall = false, want the stored delegate target seen in the code")
+	}
+	elems, decode, err := ProbeCalls(ProbeRequest{Token: token, Code: z.code, Owner: z.owner, Stored: z.stored,
+		Creator: &deployer, Donors: []common.Address{deployer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Batch(context.Background(), elems); err != nil {
+		t.Fatal(err)
+	}
+	probe, err := decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var proven []string
+	for _, cp := range probe.Capabilities {
+		t.Logf("%s proven=%s %s", cp.Name, fmtPtr(cp.Proven), cp.Evidence)
+		if cp.Proven != nil && *cp.Proven {
+			proven = append(proven, cp.Name)
+		}
+	}
+	if len(proven) != 1 || proven[0] != CapExternalTarget {
+		t.Errorf("proven = %v, want [%s] only", proven, CapExternalTarget)
+	}
+	sec, _, _ := analysis.AnalyseEVMContract(&analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true,
+		Owner: deployer.Hex(), Code: codeFactsOf(z.code), Probe: probe})
+	if !analysisHas(sec.Flags, risk.ExternalCall) {
+		t.Errorf("EXTERNAL_CALL missing")
+	}
+}
+
+func analysisHas(flags []risk.Flag, code string) bool {
+	for _, f := range flags {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
+}
