@@ -169,43 +169,10 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	if r.a.opts.Trace != nil {
 		r.a.opts.Trace("simulated")
 	}
-	var sim *analysis.EVMSimulation
-	if simDecode != nil {
-		if !rtt2 {
-			msg := "the node did not answer the simulation call"
-			sim = &analysis.EVMSimulation{Error: &msg}
-		} else if res, err := simDecode(); err != nil {
-			msg := safeErr(err)
-			sim = res
-			if sim == nil {
-				sim = &analysis.EVMSimulation{}
-			}
-			if sim.Error == nil {
-				sim.Error = &msg
-			}
-		} else {
-			sim = res
-		}
-		if sim != nil && sim.Pool == "" && simPool != nil {
-			sim.Pool = simPool.Address.Hex()
-		}
-	}
-	codeReport := report
-	implKnown := proxy == nil
+	sim := simulationResult(simDecode, rtt2, simPool)
+	codeReport, implKnown := report, proxy == nil
 	if proxy != nil && rtt2 {
-		impl, err := proxyDecode()
-		switch {
-		case err != nil:
-			r.warn("contract: proxy details unreadable (%s)", safeErr(err))
-		case impl == nil && proxy.Implementation != (common.Address{}):
-			// A beacon: its implementation's code needs one more trip.
-			var code hexutil.Bytes
-			if r.batch(ctx, "contract", []rpc.BatchElem{CodeElem(proxy.Implementation, &code)}) {
-				codeReport, implKnown = AnalyseCode(code), true
-			}
-		case impl != nil:
-			codeReport, implKnown = AnalyseCode(impl), true
-		}
+		codeReport, implKnown = r.implementation(ctx, proxy, proxyDecode, report)
 	}
 	if !implKnown {
 		r.warn("contract: the proxy's implementation code is unknown; the proxy's own code was analysed")
@@ -242,33 +209,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	// Round trip 3: probes, and the accounts when the holders are known.
 	var rt3 batchPlan
 	var probeDecode func() (*analysis.EVMProbeFacts, error)
-	pr := ProbeRequest{Token: r.token, Code: codeReport, Owner: owner, Stored: stored, Creator: creator}
-	if len(s.pools) > 0 {
-		pr.Pool = s.pools[0].Address
-	}
-	for _, p := range s.pools {
-		pr.Exclude = append(pr.Exclude, p.Address)
-	}
-	for _, q := range ch.QuoteTokens {
-		pr.Exclude = append(pr.Exclude, common.HexToAddress(q.Address))
-	}
-	for _, l := range ch.Lockers {
-		pr.Exclude = append(pr.Exclude, common.HexToAddress(l.Address))
-	}
-	if owner != nil {
-		pr.Donors = append(pr.Donors, *owner)
-	}
-	if creator != nil {
-		pr.Donors = append(pr.Donors, *creator)
-	}
-	for _, h := range topHolders(ho.scan) {
-		if len(pr.Donors) >= 8 {
-			break
-		}
-		if !slices.Contains(pr.Exclude, h.Address) && !isBurn(h.Address) && !slices.Contains(pr.Donors, h.Address) {
-			pr.Donors = append(pr.Donors, h.Address)
-		}
-	}
+	pr := r.probeRequest(codeReport, owner, stored, creator, topHolders(ho.scan))
 	if pe, dec, err := ProbeCalls(pr); err != nil {
 		r.warn("contract: probes not built (%s)", safeErr(err))
 	} else {
@@ -341,6 +282,88 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		sim: sim, simPool: simPool, probe: probe, holders: ho.scan, accounts: acct,
 		explorer: ex, creator: creator, creatorSource: creatorSource,
 	})
+}
+
+// simulationResult decodes the simulation after round trip 2; a call the
+// node did not answer is a failed simulation, never a pass.
+func simulationResult(decode func() (*analysis.EVMSimulation, error), answered bool, pool *Pool) *analysis.EVMSimulation {
+	if decode == nil {
+		return nil
+	}
+	var sim *analysis.EVMSimulation
+	if !answered {
+		msg := "the node did not answer the simulation call"
+		sim = &analysis.EVMSimulation{Error: &msg}
+	} else if res, err := decode(); err != nil {
+		msg := safeErr(err)
+		sim = res
+		if sim == nil {
+			sim = &analysis.EVMSimulation{}
+		}
+		if sim.Error == nil {
+			sim.Error = &msg
+		}
+	} else {
+		sim = res
+	}
+	if sim.Pool == "" && pool != nil {
+		sim.Pool = pool.Address.Hex()
+	}
+	return sim
+}
+
+// implementation analyses a proxy's implementation code (a beacon's needs
+// one more round trip); it returns the proxy's own report when unknown.
+func (r *scanRun) implementation(ctx context.Context, proxy *ProxyInfo, decode func() ([]byte, error), own CodeReport) (CodeReport, bool) {
+	impl, err := decode()
+	switch {
+	case err != nil:
+		r.warn("contract: proxy details unreadable (%s)", safeErr(err))
+	case impl == nil && proxy.Implementation != (common.Address{}):
+		var code hexutil.Bytes
+		if r.batch(ctx, "contract", []rpc.BatchElem{CodeElem(proxy.Implementation, &code)}) {
+			return AnalyseCode(code), true
+		}
+	case impl != nil:
+		return AnalyseCode(impl), true
+	}
+	return own, false
+}
+
+// probeRequest describes the privilege probes: callers are the owner,
+// addresses stored in the token and the creator; donors (who can fund the
+// probes' test wallet) the owner, the creator and the top holders; pools,
+// quote tokens and lockers are never used as either.
+func (r *scanRun) probeRequest(code CodeReport, owner *common.Address, stored []common.Address, creator *common.Address, top []Holder) ProbeRequest {
+	s, ch := r.s, r.s.chain
+	pr := ProbeRequest{Token: r.token, Code: code, Owner: owner, Stored: stored, Creator: creator}
+	if len(s.pools) > 0 {
+		pr.Pool = s.pools[0].Address
+	}
+	for _, p := range s.pools {
+		pr.Exclude = append(pr.Exclude, p.Address)
+	}
+	for _, q := range ch.QuoteTokens {
+		pr.Exclude = append(pr.Exclude, common.HexToAddress(q.Address))
+	}
+	for _, l := range ch.Lockers {
+		pr.Exclude = append(pr.Exclude, common.HexToAddress(l.Address))
+	}
+	if owner != nil {
+		pr.Donors = append(pr.Donors, *owner)
+	}
+	if creator != nil {
+		pr.Donors = append(pr.Donors, *creator)
+	}
+	for _, h := range top {
+		if len(pr.Donors) >= 8 {
+			break
+		}
+		if !slices.Contains(pr.Exclude, h.Address) && !isBurn(h.Address) && !slices.Contains(pr.Donors, h.Address) {
+			pr.Donors = append(pr.Donors, h.Address)
+		}
+	}
+	return pr
 }
 
 // holderGrace is the least time round trip 3 waits for a holder scan that
