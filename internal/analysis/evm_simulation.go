@@ -67,8 +67,13 @@ func AnalyseEVMSimulation(sim *EVMSimulation, hasPool bool) ([]risk.Flag, []stri
 			"The simulated buy worked but the sell could not be tested"+reason+"."))
 		warnings = append(warnings, "simulation: sell not established")
 	} else if !*sim.CanSell {
+		later := ", also when retried later in time"
+		if sim.Cooldown == nil {
+			later = ""
+			warnings = append(warnings, "simulation: the later sell (cooldown check) could not run on this node; a trading cooldown would look the same")
+		}
 		flags = append(flags, risk.NewFlag(risk.HoneypotCannotSell, "Token cannot be sold",
-			"A simulated sell back to the pool failed"+reason+", also when retried later in time."))
+			"A simulated sell back to the pool failed"+reason+later+"."))
 	}
 	taxFlag := func(code string, name string, tax *float64) {
 		if tax != nil && *tax > risk.TaxHighPct {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tokenrisk/tokenrisk/internal/risk"
@@ -64,4 +65,20 @@ func TestAnalyseEVMSimulationTaxValue(t *testing.T) {
 		}
 	}
 	t.Fatal("SELL_TAX_HIGH missing")
+}
+
+func TestAnalyseEVMSimulationNamesAMissingCooldownCheck(t *testing.T) {
+	sim := &EVMSimulation{CanBuy: evmBoolPtr(true), CanSell: evmBoolPtr(false), BuyTax: evmF(0)}
+	_, warnings := AnalyseEVMSimulation(sim, true)
+	found := false
+	for _, w := range warnings {
+		found = found || strings.Contains(w, "cooldown check")
+	}
+	if !found {
+		t.Errorf("warnings = %q, want the skipped cooldown check named", warnings)
+	}
+	sim.Cooldown = evmBoolPtr(false)
+	if _, warnings = AnalyseEVMSimulation(sim, true); len(warnings) > 1 {
+		t.Errorf("warnings = %q after the delayed sell ran", warnings)
+	}
 }
