@@ -85,3 +85,47 @@ func deref[T any](p *T) any {
 	}
 	return *p
 }
+
+// TestProbesOnAnvil runs the privilege probes on anvil (revm, not geth):
+// the prober placed by state override at the caller's own address, called
+// from that address, must run, and prove nothing on a plain ERC-20.
+func TestProbesOnAnvil(t *testing.T) {
+	modules, bin := env(t)
+	a := startAnvil(t, bin)
+	u := deployUniswap(t, a, modules)
+	c := evm.NewClient("anvil", []string{a.URL}, evm.ClientOptions{})
+	token := a.deploy(t, u.erc20, ether(1_000_000))
+	pair := u.addV2LiquidityETH(t, a, token, ether(100_000), ether(10))
+	code, err := c.CodeAt(context.Background(), token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := evm.AnalyseCode(code)
+	// The npm ERC-20 has only standard functions: probe a made-up
+	// selector so that the prober really runs.
+	report.Selectors = append(report.Selectors, evm.Selector{0x12, 0x34, 0x56, 0x78})
+	owner := a.From
+	elems, decode, err := evm.ProbeCalls(evm.ProbeRequest{Token: token, Pool: pair, Code: report, Owner: &owner,
+		Donors: []common.Address{owner}, Wrapped: u.WETH, FeeBps: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Batch(context.Background(), elems); err != nil {
+		t.Fatal(err)
+	}
+	facts, err := decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(facts.Callers) != 1 || !facts.Callers[0].Ran {
+		t.Fatalf("callers = %+v, want the owner probed", facts.Callers)
+	}
+	if !facts.Funded {
+		t.Error("the probe wallet was not funded by the owner")
+	}
+	for _, cp := range facts.Capabilities {
+		if cp.Proven != nil && *cp.Proven {
+			t.Errorf("%s proven on a plain ERC-20: %s", cp.Name, cp.Evidence)
+		}
+	}
+}
