@@ -2,7 +2,11 @@ package evm
 
 import (
 	"context"
+	"github.com/tokenrisk/tokenrisk/internal/explorer"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -24,18 +28,36 @@ func BenchmarkScanLatency(b *testing.B) {
 	p := newRPCProxy(b, dn.RPCURL(), L, 0)
 	ch := dn.Chain()
 	ch.RPC = []string{p.URL()}
-	for _, kind := range []string{"clean", "tax_sell_high", "proxy_upgradeable"} {
-		tok, _ := dn.Manifest().Token(kind)
+	for _, kind := range []string{"clean", "tax_sell_high", "proxy_upgradeable", "mintable+explorers"} {
+		withExplorers := strings.HasSuffix(kind, "+explorers")
+		tok, _ := dn.Manifest().Token(strings.TrimSuffix(kind, "+explorers"))
 		b.Run(kind, func(b *testing.B) {
 			var mu sync.Mutex
 			var start, verdict time.Time
-			ad := NewAdapter(devnetRegistry(b, ch), Options{Trace: func(stage string) {
+			var opts Options
+			if withExplorers {
+				// Explorers answering after the same latency L.
+				es := fakeEtherscan(b, tok.Address, tok.Creator, 1)
+				slow := func(h http.Handler) *httptest.Server {
+					srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+						time.Sleep(L)
+						h.ServeHTTP(w, r)
+					}))
+					b.Cleanup(srv.Close)
+					return srv
+				}
+				esURL := slow(es.Config.Handler).URL
+				srcURL := slow(http.NotFoundHandler()).URL
+				opts.Sourcify, opts.Etherscan = explorer.Config{SourcifyURL: srcURL, EtherscanURL: esURL, EtherscanAPIKey: "k"}.Clients(nil)
+			}
+			opts.Trace = func(stage string) {
 				mu.Lock()
 				defer mu.Unlock()
 				if stage == "verdict" {
 					verdict = time.Now()
 				}
-			}})
+			}
+			ad := NewAdapter(devnetRegistry(b, ch), opts)
 			var whole, toVerdict time.Duration
 			req0, pages0 := p.requests.Load(), p.logPages.Load()
 			b.ResetTimer()

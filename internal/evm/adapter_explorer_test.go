@@ -16,7 +16,7 @@ import (
 
 // fakeEtherscan answers like the Etherscan v2 API for one token: verified
 // source, its creator, and a creator who deployed launches other contracts.
-func fakeEtherscan(t *testing.T, token, creator string, launches int) *httptest.Server {
+func fakeEtherscan(t testing.TB, token, creator string, launches int) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
