@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tokenrisk/tokenrisk/contracts"
 )
 
 func TestSelectorOfKnownSignatures(t *testing.T) {
@@ -242,4 +244,27 @@ func FuzzAnalyseCode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAnalyseCodeFindsEveryABIFunction: on every contract of the repo
+// (solc output of the devnet, the zoo, the lens, simulator and prober), the
+// dispatcher walk finds the selector of every function in the ABI.
+func TestAnalyseCodeFindsEveryABIFunction(t *testing.T) {
+	for _, name := range contracts.Names() {
+		c, err := contracts.Artifact(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.DeployedBytecode) == 0 {
+			continue
+		}
+		r := AnalyseCode(c.DeployedBytecode)
+		for _, m := range c.ABI.Methods {
+			var s Selector
+			copy(s[:], m.ID)
+			if !r.HasSelector(s) {
+				t.Errorf("%s: %s (%s) not found", name, m.Sig, s)
+			}
+		}
+	}
 }
