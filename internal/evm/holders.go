@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -35,6 +36,8 @@ type HolderBudget struct {
 	// NoLocate disables the search for the token's creation block that
 	// follows a refused first page.
 	NoLocate bool
+	// Parallel is how many pages are fetched at once (default 4).
+	Parallel int
 	// FirstMint, when set, is called once with the first mint's recipient
 	// as soon as it is read, before the rebuild ends (a creator hint for
 	// work that cannot wait for the whole scan).
@@ -63,6 +66,8 @@ type HolderScan struct {
 	// Created is the token's creation block when it was located (the
 	// scan then starts there and can still be complete).
 	Created *uint64
+
+	firstMintBlock uint64
 }
 
 // Seen is when something happened: a block, and its timestamp when the
@@ -113,16 +118,23 @@ func tooMuch(err error) bool {
 	return errors.As(err, &te) && te.Timeout
 }
 
-// RebuildHolders replays token's Transfer logs up to block latest,
-// splitting the block range adaptively when the provider refuses a page,
-// within budget. A result is always returned unless no page at all could
-// be read; past the budget it is partial (Complete false).
+// RebuildHolders replays token's Transfer logs up to block latest within
+// budget. The whole range is asked first; when the provider refuses it
+// ("too many results", "range too large"), the token's creation block is
+// located and the range is split (into pieces of the largest span that
+// worked, else halves), and pieces are fetched by budget.Parallel workers.
+// Logs are applied in any order (balances are sums; first sightings keep
+// the lowest block). A result is always returned unless no page at all
+// could be read; past the budget it is partial (Complete false).
 func RebuildHolders(ctx context.Context, c *Client, token common.Address, latest uint64, budget HolderBudget) (*HolderScan, error) {
 	if budget.Duration <= 0 {
 		budget.Duration = 3 * time.Second
 	}
 	if budget.MinRange == 0 {
 		budget.MinRange = 1
+	}
+	if budget.Parallel <= 0 {
+		budget.Parallel = 4
 	}
 	from := uint64(0)
 	if budget.MaxBlocks > 0 && latest+1 > budget.MaxBlocks {
@@ -137,79 +149,189 @@ func RebuildHolders(ctx context.Context, c *Client, token common.Address, latest
 	dctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 
-	span := latest - from + 1
-	if budget.InitialRange > 0 && budget.InitialRange < span {
-		span = budget.InitialRange
+	w := &logWalk{s: s, c: c, token: token, latest: latest, start: from, budget: budget, ctx: dctx}
+	w.cond = sync.NewCond(&w.mu)
+	w.queue = chunks(blockRange{from, latest}, budget.InitialRange)
+	var wg sync.WaitGroup
+	for range budget.Parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.work()
+		}()
 	}
-	next := from
-	var lastErr error
-	read := false
-	for next <= latest {
-		if time.Now().After(deadline) {
-			s.StopReason = "time budget reached"
-			break
-		}
-		to := next + span - 1
-		if to > latest || to < next {
-			to = latest
-		}
-		var logs []types.Log
-		elems := []rpc.BatchElem{{Method: "eth_getLogs", Args: []any{logFilter{
-			FromBlock: hexutil.Uint64(next), ToBlock: hexutil.Uint64(to),
-			Address: []common.Address{token}, Topics: [][]common.Hash{{TransferTopic}},
-		}}, Result: &logs}}
-		s.Pages++
-		err := c.Batch(dctx, elems)
-		if err == nil {
-			err = elems[0].Error
-		}
-		if err != nil {
-			lastErr = err
-			if dctx.Err() != nil {
-				s.StopReason = "time budget reached"
-				break
-			}
-			if tooMuch(err) && !read && s.Created == nil && next == 0 && !budget.NoLocate {
-				// Whole history refused: skip the blocks before the
-				// token existed rather than paging through them.
-				if b, lerr := LocateCreation(dctx, c, token, latest); lerr == nil {
-					s.Created = &b
-					next = b
-					span = latest - b + 1
-					continue
-				}
-			}
-			if tooMuch(err) && to > next && span/2 >= budget.MinRange {
-				span /= 2
-				s.Splits++
-				continue
-			}
-			s.StopReason = "provider refused the log query: " + err.Error()
-			break
-		}
-		s.apply(logs)
-		if s.FirstMintTo != nil && budget.FirstMint != nil {
-			budget.FirstMint(*s.FirstMintTo)
-			budget.FirstMint = nil
-		}
-		read = true
-		s.Reached = to
-		next = to + 1
-		if span < latest-from+1 {
-			span *= 2 // the split may have been local; grow back
-		}
+	wg.Wait()
+
+	if !w.read && w.lastErr != nil {
+		return nil, w.lastErr
 	}
-	if !read && lastErr != nil {
-		return nil, lastErr
-	}
-	s.Complete = next > latest && (s.FromBlock == 0 || s.Created != nil && *s.Created >= s.FromBlock)
 	if s.Created != nil && *s.Created > s.FromBlock {
 		s.FromBlock = *s.Created
 	}
-	if next > latest && !s.Complete {
+	// Reached is the end of the contiguous prefix read.
+	sort.Slice(w.done, func(i, j int) bool { return w.done[i].from < w.done[j].from })
+	next := w.start
+	for _, r := range w.done {
+		if r.from != next {
+			break
+		}
+		next = r.to + 1
+	}
+	if next > w.start {
+		s.Reached = next - 1
+	}
+	covered := next > latest
+	s.Complete = covered && (from == 0 || s.Created != nil && *s.Created >= from)
+	switch {
+	case w.stopReason != "":
+		s.StopReason = w.stopReason
+	case covered && !s.Complete:
 		s.StopReason = "range budget: blocks before the window were not read"
 	}
 	return s, nil
+}
+
+// blockRange is an inclusive block range.
+type blockRange struct{ from, to uint64 }
+
+func (r blockRange) span() uint64 { return r.to - r.from + 1 }
+
+// chunks cuts r into pieces of at most size blocks (0: one piece).
+func chunks(r blockRange, size uint64) []blockRange {
+	if size == 0 || r.span() <= size {
+		return []blockRange{r}
+	}
+	var out []blockRange
+	for f := r.from; f <= r.to; f += size {
+		t := f + size - 1
+		if t > r.to || t < f {
+			t = r.to
+		}
+		out = append(out, blockRange{f, t})
+		if t == r.to {
+			break
+		}
+	}
+	return out
+}
+
+// logWalk is the shared state of a rebuild's workers.
+type logWalk struct {
+	s      *HolderScan
+	c      *Client
+	token  common.Address
+	latest uint64
+	start  uint64 // first block of the scan (moves to the creation block)
+	budget HolderBudget
+	ctx    context.Context
+
+	mu         sync.Mutex
+	cond       *sync.Cond
+	queue      []blockRange
+	inflight   int
+	done       []blockRange
+	okSpan     uint64
+	read       bool
+	located    bool
+	stopped    bool
+	stopReason string
+	lastErr    error
+}
+
+func (w *logWalk) stop(reason string) {
+	if !w.stopped {
+		w.stopped, w.stopReason = true, reason
+	}
+}
+
+// work fetches ranges until none is left or the walk stops.
+func (w *logWalk) work() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		for len(w.queue) == 0 && w.inflight > 0 && !w.stopped {
+			w.cond.Wait()
+		}
+		if w.stopped || len(w.queue) == 0 {
+			w.cond.Broadcast()
+			return
+		}
+		r := w.queue[0]
+		w.queue = w.queue[1:]
+		w.inflight++
+		w.mu.Unlock()
+		logs, err := w.fetch(r)
+		w.mu.Lock()
+		w.inflight--
+		w.handle(r, logs, err)
+		w.cond.Broadcast()
+	}
+}
+
+func (w *logWalk) fetch(r blockRange) ([]types.Log, error) {
+	if err := w.ctx.Err(); err != nil {
+		return nil, err
+	}
+	var logs []types.Log
+	elems := []rpc.BatchElem{{Method: "eth_getLogs", Args: []any{logFilter{
+		FromBlock: hexutil.Uint64(r.from), ToBlock: hexutil.Uint64(r.to),
+		Address: []common.Address{w.token}, Topics: [][]common.Hash{{TransferTopic}},
+	}}, Result: &logs}}
+	err := w.c.Batch(w.ctx, elems)
+	if err == nil {
+		err = elems[0].Error
+	}
+	return logs, err
+}
+
+// handle records one page's outcome (with w.mu held).
+func (w *logWalk) handle(r blockRange, logs []types.Log, err error) {
+	s := w.s
+	s.Pages++
+	if err == nil {
+		s.apply(logs)
+		if !w.read && r.from == w.start && s.FirstMintTo != nil && w.budget.FirstMint != nil {
+			w.budget.FirstMint(*s.FirstMintTo)
+			w.budget.FirstMint = nil
+		}
+		w.read = true
+		w.done = append(w.done, r)
+		w.okSpan = max(w.okSpan, r.span())
+		return
+	}
+	w.lastErr = err
+	if w.ctx.Err() != nil {
+		w.stop("time budget reached")
+		return
+	}
+	if !tooMuch(err) {
+		w.stop("provider refused the log query: " + err.Error())
+		return
+	}
+	if !w.read && !w.located && r.from == 0 && r.to == w.latest && !w.budget.NoLocate {
+		// Whole history refused: skip the blocks before the token existed
+		// rather than paging through them.
+		w.located = true
+		w.mu.Unlock()
+		b, lerr := LocateCreation(w.ctx, w.c, w.token, w.latest)
+		w.mu.Lock()
+		if lerr == nil {
+			s.Created = &b
+			w.start = b
+			r = blockRange{b, w.latest}
+		}
+	}
+	if r.span() < 2 || r.span()/2 < w.budget.MinRange {
+		w.stop("provider refused the log query: " + err.Error())
+		return
+	}
+	s.Splits++
+	if w.okSpan > 0 && r.span() > w.okSpan {
+		w.queue = append(w.queue, chunks(r, w.okSpan)...)
+		return
+	}
+	half := r.from + r.span()/2
+	w.queue = append(w.queue, blockRange{r.from, half - 1}, blockRange{half, r.to})
 }
 
 func (s *HolderScan) apply(logs []types.Log) {
@@ -222,9 +344,9 @@ func (s *HolderScan) apply(logs []types.Log) {
 		v := new(big.Int).SetBytes(l.Data[:32])
 		s.Transfers++
 		if from == (common.Address{}) {
-			if s.FirstMintTo == nil {
+			if s.FirstMintTo == nil || l.BlockNumber < s.firstMintBlock {
 				t := to
-				s.FirstMintTo = &t
+				s.FirstMintTo, s.firstMintBlock = &t, l.BlockNumber
 			}
 		} else {
 			b := s.balance(from)
@@ -232,7 +354,7 @@ func (s *HolderScan) apply(logs []types.Log) {
 		}
 		b := s.balance(to)
 		b.Add(b, v)
-		if _, seen := s.FirstIn[to]; !seen {
+		if seen, ok := s.FirstIn[to]; !ok || l.BlockNumber < seen.Block {
 			s.FirstIn[to] = Seen{Block: l.BlockNumber, Time: l.BlockTimestamp}
 		}
 	}

@@ -33,7 +33,7 @@ func TestRebuildHolders(t *testing.T) {
 	}{
 		{"one page", 0, 0, HolderBudget{}, true, false},
 		{"provider refuses ranges over 4 blocks", 4, 0, HolderBudget{}, true, true},
-		{"time budget cuts a slow scan", 0, 60 * time.Millisecond, HolderBudget{Duration: 150 * time.Millisecond, InitialRange: 2}, false, false},
+		{"time budget cuts a slow scan", 0, 60 * time.Millisecond, HolderBudget{Duration: 150 * time.Millisecond, InitialRange: 2, Parallel: 1}, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
