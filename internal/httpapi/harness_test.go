@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -69,6 +70,7 @@ type harness struct {
 	keys    *auth.Keys
 	engine  *scan.Engine
 	metrics *metrics.Metrics
+	logs    *lockedBuffer
 	mu      sync.Mutex
 	now     time.Time
 	// assess is the EVM adapter's behaviour; tests may swap it before
@@ -117,15 +119,35 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	h.logs = &lockedBuffer{}
 	srv, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: h.engine, Store: st, Auth: h.keys,
 		Limiter: ratememory.New(ratememory.Options{Now: h.clock}), Metrics: h.metrics, Now: h.clock,
+		Logger: slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.handler = srv
 	return h
+}
+
+// lockedBuffer collects log output from concurrent handlers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func (h *harness) clock() time.Time {

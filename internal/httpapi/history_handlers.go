@@ -227,7 +227,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request, a *Account
 		}
 		// Headers are gone: cut the stream so the client sees it is
 		// incomplete rather than a short but well-formed file.
-		s.log.ErrorContext(r.Context(), "export aborted", "request_id", requestID(r.Context()), "rows", rows, "err", err)
+		s.log.ErrorContext(r.Context(), "export aborted", "request_id", requestID(r.Context()), "rows", rows, "err", redact(err.Error()))
 		panic(http.ErrAbortHandler)
 	}
 	start()

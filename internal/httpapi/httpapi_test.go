@@ -127,6 +127,9 @@ func TestErrorCodes(t *testing.T) {
 			if strings.Contains(string(res.body), "secret") || strings.Contains(string(res.body), "rpc.example") {
 				t.Errorf("problem leaks the cause: %s", res.body)
 			}
+			if logs := h.logs.String(); strings.Contains(logs, "secret@") || strings.Contains(logs, "rpc.example") || (tt.key != "" && strings.Contains(logs, tt.key)) {
+				t.Errorf("logs leak a URL or key:\n%s", logs)
+			}
 			switch tt.status {
 			case 401:
 				if !strings.HasPrefix(res.Header.Get("WWW-Authenticate"), "Bearer") {

@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -84,7 +86,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				s.log.ErrorContext(r.Context(), "handler panic", "request_id", id, "panic", v)
+				s.log.ErrorContext(r.Context(), "handler panic", "request_id", id, "panic", redact(fmt.Sprint(v)), "stack", string(debug.Stack()))
 				if rec.status == 0 {
 					s.writeProblem(rec, r, fault.Internal, "internal error")
 				}

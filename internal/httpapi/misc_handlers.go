@@ -87,7 +87,7 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
-		s.log.WarnContext(r.Context(), "store not ready", "err", err)
+		s.log.WarnContext(r.Context(), "store not ready", "request_id", requestID(r.Context()), "err", redact(err.Error()))
 		s.writeProblem(w, r, fault.Unavailable, "the store is not reachable")
 		return
 	}

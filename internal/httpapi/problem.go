@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/fault"
@@ -63,14 +65,27 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	code := fault.CodeOf(err)
 	if code == fault.Internal && errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 		// The client hung up; nobody reads this answer.
-		s.log.DebugContext(r.Context(), "request cancelled by client", "err", err)
+		s.log.DebugContext(r.Context(), "request cancelled by client", "request_id", requestID(r.Context()), "err", redact(err.Error()))
 	} else if code == fault.Internal || code == fault.Unavailable || code == fault.UpstreamError || code == fault.UpstreamTimeout {
-		s.log.ErrorContext(r.Context(), "request failed", "code", code, "err", err)
+		s.log.ErrorContext(r.Context(), "request failed", "request_id", requestID(r.Context()), "code", code, "err", redact(err.Error()))
 	}
 	if code == fault.Overloaded && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", strconv.Itoa(int(overloadedRetry/time.Second)))
 	}
 	s.writeProblem(w, r, code, fault.MessageOf(err))
+}
+
+// urlPattern finds URLs, which may carry credentials (RPC provider keys
+// in paths, passwords in DSNs).
+var urlPattern = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"']+`)
+
+// redact removes URLs from an error before it is logged: upstream
+// clients should not put them in errors, and this makes sure.
+func redact(msg string) string {
+	return urlPattern.ReplaceAllStringFunc(msg, func(u string) string {
+		scheme, _, _ := strings.Cut(u, "://")
+		return scheme + "://<redacted>"
+	})
 }
 
 // overloadedRetry is the Retry-After of a 503 overloaded answer: scans
