@@ -73,24 +73,8 @@ func TestProbesIgnoreBusyButHarmlessOwnerFunctions(t *testing.T) {
 	dn, c := startContractNet(t)
 	m := dn.Manifest()
 	deployer := common.HexToAddress(m.Deployer)
-	weth, factory := common.HexToAddress(m.WETH), common.HexToAddress(m.Factory)
-
-	code := append(readHex(t, "BusyTaxToken.bin"), append(common.LeftPadBytes(factory.Bytes(), 32), common.LeftPadBytes(weth.Bytes(), 32)...)...)
-	token := sendAs(t, dn, deployer, nil, nil, code).ContractAddress
-	pairOut, err := c.CallContract(context.Background(), CallMsg{To: token, Data: SelectorOf("pair()").bytes()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := common.BytesToAddress(pairOut)
-	ten := new(big.Int).Mul(big.NewInt(10), big.NewInt(1e18))
-	sendAs(t, dn, deployer, &weth, ten, SelectorOf("deposit()").bytes())
-	sendAs(t, dn, deployer, &weth, nil, calldata("transfer(address,uint256)", pool.Bytes(), ten.Bytes()))
-	half := new(big.Int).Div(big.NewInt(0).Exp(big.NewInt(10), big.NewInt(27), nil), big.NewInt(2))
-	sendAs(t, dn, deployer, &token, nil, calldata("transfer(address,uint256)", pool.Bytes(), half.Bytes()))
-	sendAs(t, dn, deployer, &pool, nil, calldata("mint(address)", deployer.Bytes()))
-	if err := dn.AdjustTime(time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	weth := common.HexToAddress(m.WETH)
+	token, pool := deployWithPool(t, dn, c, "BusyTaxToken.bin")
 
 	z := collectZooContract(t, c, devnet.ManifestToken{Address: token.Hex(), Pair: pool.Hex()})
 	if z.owner == nil || *z.owner != deployer {
@@ -178,4 +162,43 @@ func analysisHas(flags []risk.Flag, code string) bool {
 		}
 	}
 	return false
+}
+
+// deployWithPool deploys a testdata token whose constructor takes
+// (factory, weth) and creates its pair (read back with pair()), then seeds
+// the pair with half the deployer's tokens and 10 WETH.
+func deployWithPool(t *testing.T, dn *devnet.Devnet, c *Client, bin string) (token, pool common.Address) {
+	t.Helper()
+	m := dn.Manifest()
+	deployer := common.HexToAddress(m.Deployer)
+	weth, factory := common.HexToAddress(m.WETH), common.HexToAddress(m.Factory)
+	code := append(readHex(t, bin), append(common.LeftPadBytes(factory.Bytes(), 32), common.LeftPadBytes(weth.Bytes(), 32)...)...)
+	token = sendAs(t, dn, deployer, nil, nil, code).ContractAddress
+	out, err := c.CallContract(context.Background(), CallMsg{To: token, Data: SelectorOf("pair()").bytes()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool = common.BytesToAddress(out)
+	ten := new(big.Int).Mul(big.NewInt(10), big.NewInt(1e18))
+	sendAs(t, dn, deployer, &weth, ten, SelectorOf("deposit()").bytes())
+	sendAs(t, dn, deployer, &weth, nil, calldata("transfer(address,uint256)", pool.Bytes(), ten.Bytes()))
+	half := new(big.Int).Div(new(big.Int).Exp(big.NewInt(10), big.NewInt(27), nil), big.NewInt(2))
+	sendAs(t, dn, deployer, &token, nil, calldata("transfer(address,uint256)", pool.Bytes(), half.Bytes()))
+	sendAs(t, dn, deployer, &pool, nil, calldata("mint(address)", deployer.Bytes()))
+	if err := dn.AdjustTime(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	return token, pool
+}
+
+// TestSimulationBuysForItself: a token that only lets tx.origin buy for
+// itself trades normally in the simulation (the simulator is its own
+// origin).
+func TestSimulationBuysForItself(t *testing.T) {
+	dn, c := startContractNet(t)
+	token, pool := deployWithPool(t, dn, c, "OriginGuardToken.bin")
+	sim := simulateZoo(t, "", devnet.ManifestToken{Address: token.Hex(), Pair: pool.Hex()})
+	if !analysis.EVMNotHoneypot(sim) {
+		t.Errorf("simulation = %s, want a buy and a sell", simString(sim))
+	}
 }

@@ -21,13 +21,14 @@ import (
 )
 
 // Throwaway addresses of the simulation: the simulator's code is placed at
-// SimulatorAddress by state override; SimulationRecipient receives the
-// transfer test; SimulationOrigin is the call's sender (tx.origin). They
-// are hashes, so no real account or precompile lives there.
+// SimulatorAddress by state override, and the call is sent from that same
+// address, so the buyer is also tx.origin (tokens that only let a wallet
+// buy for itself, tx.origin == to, trade normally); SimulationRecipient
+// receives the transfer test. They are hashes, so no real account or
+// precompile lives there.
 var (
 	SimulatorAddress    = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.simulator"))[12:])
 	SimulationRecipient = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.simulation.recipient"))[12:])
-	SimulationOrigin    = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.simulation.origin"))[12:])
 )
 
 // Simulation defaults.
@@ -213,7 +214,7 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	}
 	overrides := StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode, Balance: (*hexutil.Big)(balance)}}
 	callGas := hexutil.Uint64(stepGas*8 + 1_000_000)
-	origin := SimulationOrigin
+	origin := SimulatorAddress
 	out := new(hexutil.Bytes)
 	elems := []rpc.BatchElem{CallElem(CallMsg{From: &origin, To: SimulatorAddress, Gas: callGas, Data: full}, overrides, out)}
 
