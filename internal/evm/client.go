@@ -1,6 +1,3 @@
-// Package evm collects the facts of an EVM token over JSON-RPC: detection,
-// bytecode, proxies, the lens call, pools, the honeypot simulation,
-// privilege probes and holders, and assembles them into a scan assessment.
 package evm
 
 import (
