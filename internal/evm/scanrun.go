@@ -306,6 +306,10 @@ func simulationResult(decode func() (*analysis.EVMSimulation, error), answered b
 	} else {
 		sim = res
 	}
+	if sim == nil {
+		msg := "the simulation returned no result"
+		sim = &analysis.EVMSimulation{Error: &msg}
+	}
 	if sim.Pool == "" && pool != nil {
 		sim.Pool = pool.Address.Hex()
 	}
