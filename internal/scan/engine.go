@@ -264,8 +264,15 @@ func (e *Engine) Scan(ctx context.Context, req ScanRequest) (*Report, error) {
 // assess runs the adapter under admission and the scan deadline and
 // returns the report as JSON (what the cache and dedupe share).
 func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, planChains []string, key string, p Priority) ([]byte, error) {
-	release, err := e.admission.acquire(ctx, p)
+	// Waiting is bounded too: past the scan deadline a waiting request is
+	// answered overloaded rather than left to the server's write timeout.
+	wctx, wcancel := context.WithTimeout(ctx, e.timeout)
+	release, err := e.admission.acquire(wctx, p)
+	wcancel()
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return nil, fault.Wrap(err, fault.Overloaded, "waited too long for a scan slot; retry shortly")
+		}
 		return nil, err
 	}
 	defer release()

@@ -383,3 +383,26 @@ func TestScanSharesInFlight(t *testing.T) {
 		t.Errorf("%d distinct scan ids for 3 requests, want 3", len(ids))
 	}
 }
+
+func TestAdmissionWaitIsBounded(t *testing.T) {
+	g := newGate()
+	e := newEngine(t, scan.EngineOptions{Adapters: []scan.Adapter{g.adapter()}, MaxConcurrent: 1, ScanTimeout: 100 * time.Millisecond})
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Scan(context.Background(), scan.ScanRequest{Address: addr(1), Chains: []string{"ethereum"}})
+		done <- err
+	}()
+	<-g.started
+	start := time.Now()
+	_, err := e.Scan(context.Background(), scan.ScanRequest{Address: addr(2), Chains: []string{"ethereum"}, Priority: scan.PriorityHigh})
+	if fault.CodeOf(err) != fault.Overloaded || time.Since(start) > 2*time.Second {
+		t.Fatalf("waiter: %v after %v, want overloaded after the scan deadline", err, time.Since(start))
+	}
+	if e.Queued() != 0 {
+		t.Errorf("queued = %d after the waiter gave up", e.Queued())
+	}
+	close(g.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
