@@ -202,3 +202,14 @@ func TestSimulationBuysForItself(t *testing.T) {
 		t.Errorf("simulation = %s, want a buy and a sell", simString(sim))
 	}
 }
+
+// TestSimulationKeepsDust: a token that refuses to sell a whole balance is
+// sellable (the simulator sells 99.9%).
+func TestSimulationKeepsDust(t *testing.T) {
+	dn, c := startContractNet(t)
+	token, pool := deployWithPool(t, dn, c, "KeepDustToken.bin")
+	sim := simulateZoo(t, "", devnet.ManifestToken{Address: token.Hex(), Pair: pool.Hex()})
+	if !analysis.EVMNotHoneypot(sim) {
+		t.Errorf("simulation = %s, want a buy and a sell", simString(sim))
+	}
+}
