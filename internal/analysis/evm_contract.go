@@ -194,8 +194,6 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			o := f.Owner
 			ev.Owner = &o
 		}
-		r := renounced
-		ev.OwnershipRenounced = &r
 	} else {
 		status = scan.Partial
 		warnings = append(warnings, "contract: owner unknown")
@@ -340,6 +338,12 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		flagged[fl.Code] = true
 	}
 	cl.OwnershipRenounced = renounced && hidden == "" && !flagged[risk.HiddenOwner]
+	if f.OwnerKnown {
+		// A renounced owner() with a hidden owner beside it is not
+		// renounced ownership.
+		r := cl.OwnershipRenounced
+		ev.OwnershipRenounced = &r
+	}
 	cl.NoMint = f.Code != nil && f.Probe != nil && !flagged[risk.OwnerCanMint] && !flagged[risk.OwnerCanChangeBalance]
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, cl, warnings
 }

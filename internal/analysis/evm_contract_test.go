@@ -198,3 +198,17 @@ func TestAnalyseEVMContractHiddenBesideOwner(t *testing.T) {
 		t.Errorf("hidden_owner = %v, want %s", ev.HiddenOwner, evmTestHidden)
 	}
 }
+
+func TestAnalyseEVMContractHiddenOwnerIsNotRenounced(t *testing.T) {
+	f := evmBaseContract()
+	f.Probe.Capabilities = []EVMCapability{{Name: EVMCapOwnershipReclaim, Proven: evmBoolPtr(true), Caller: evmTestHidden}}
+	sec, _, _ := AnalyseEVMContract(f)
+	ev := sec.Evidence.(EVMContractEvidence)
+	if ev.OwnershipRenounced == nil || *ev.OwnershipRenounced {
+		t.Errorf("ownership_renounced = %v, want false beside a hidden owner", ev.OwnershipRenounced)
+	}
+	sec, _, _ = AnalyseEVMContract(evmBaseContract())
+	if ev := sec.Evidence.(EVMContractEvidence); ev.OwnershipRenounced == nil || !*ev.OwnershipRenounced {
+		t.Errorf("ownership_renounced = %v, want true", ev.OwnershipRenounced)
+	}
+}
