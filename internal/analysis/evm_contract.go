@@ -87,6 +87,8 @@ type EVMProbeFacts struct {
 	// Funded is false when no donor could give the probe's victim tokens,
 	// so transfer-blocking powers could not be observed.
 	Funded bool
+	// Complete is true when the probes ran from every caller.
+	Complete bool
 }
 
 // EVMContractFacts is what the adapter collected for the contract analysis.
@@ -255,6 +257,12 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		if !f.Probe.Funded {
 			warnings = append(warnings, "contract: the probes could not give a test wallet tokens; transfer-blocking powers were not observed")
 		}
+		if !f.Probe.Complete {
+			if status == scan.Complete {
+				status = scan.Partial
+			}
+			warnings = append(warnings, "contract: the privilege probes failed for some addresses; their powers are unproven")
+		}
 	}
 	sort.Strings(order)
 
@@ -344,7 +352,7 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		r := cl.OwnershipRenounced
 		ev.OwnershipRenounced = &r
 	}
-	cl.NoMint = f.Code != nil && f.Probe != nil && !flagged[risk.OwnerCanMint] && !flagged[risk.OwnerCanChangeBalance]
+	cl.NoMint = f.Code != nil && f.Probe != nil && f.Probe.Complete && !flagged[risk.OwnerCanMint] && !flagged[risk.OwnerCanChangeBalance]
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, cl, warnings
 }
 

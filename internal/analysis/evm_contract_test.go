@@ -20,7 +20,7 @@ func evmBaseContract() *EVMContractFacts {
 	return &EVMContractFacts{
 		Verified: evmBoolPtr(true), OwnerKnown: true, OwnerGetter: true,
 		Code:  &EVMCodeFacts{Size: 2000, Selectors: 10},
-		Probe: &EVMProbeFacts{Funded: true},
+		Probe: &EVMProbeFacts{Funded: true, Complete: true},
 	}
 }
 
@@ -145,6 +145,7 @@ func TestAnalyseEVMContractChecklist(t *testing.T) {
 		{"clean", evmBaseContract(), EVMContractChecklist{Verified: true, OwnershipRenounced: true, NoMint: true}},
 		{"owner unknown", evmContractWith(func(f *EVMContractFacts) { f.OwnerKnown = false }), EVMContractChecklist{Verified: true, NoMint: true}},
 		{"probes did not run: mint unknown", evmContractWith(func(f *EVMContractFacts) { f.Probe = nil }), EVMContractChecklist{Verified: true, OwnershipRenounced: true}},
+		{"probes failed: mint unknown", evmContractWith(func(f *EVMContractFacts) { f.Probe.Complete = false }), EVMContractChecklist{Verified: true, OwnershipRenounced: true}},
 		{"hidden owner is not renounced", evmContractWith(func(f *EVMContractFacts) {
 			f.Probe.Capabilities = []EVMCapability{{Name: EVMCapOwnershipReclaim, Proven: evmBoolPtr(true), Caller: evmTestHidden}}
 		}), EVMContractChecklist{Verified: true, NoMint: true}},

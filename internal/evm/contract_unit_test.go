@@ -2,6 +2,7 @@ package evm
 
 import (
 	"bytes"
+	"errors"
 	"math/big"
 	"strings"
 	"testing"
@@ -335,5 +336,28 @@ func TestVerdictsIgnoreIncompleteProbes(t *testing.T) {
 				t.Errorf("mint verdict = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestProbeCallsReportFailedCallers(t *testing.T) {
+	owner := common.HexToAddress("0xA11CE00000000000000000000000000000000001")
+	code := CodeReport{Selectors: []Selector{{0x12, 0x34, 0x56, 0x78}}}
+	elems, decode, err := ProbeCalls(ProbeRequest{Token: common.HexToAddress("0x70"), Code: code, Owner: &owner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(elems) != 1 || elems[0].Method != "eth_call" {
+		t.Fatalf("elements = %+v, want one eth_call", elems)
+	}
+	elems[0].Error = errors.New("execution timeout")
+	facts, err := decode()
+	if err == nil {
+		t.Error("decode error = nil, want no caller probed")
+	}
+	if facts == nil || facts.Complete || len(facts.Callers) != 1 || facts.Callers[0].Ran {
+		t.Fatalf("facts = %+v, want the owner reported as not probed", facts)
+	}
+	if !strings.Contains(facts.Callers[0].Error, "execution timeout") {
+		t.Errorf("caller error = %q, want the node's message", facts.Callers[0].Error)
 	}
 }

@@ -228,7 +228,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		for _, c := range callers {
 			facts.Callers = append(facts.Callers, analysis.EVMProbeCaller{Address: c.addr.Hex(), Role: c.role, Ran: true})
 		}
-		facts.Funded = true // nothing to observe, nothing missed
+		facts.Funded, facts.Complete = true, true // nothing to observe, nothing missed
 		return nil, func() (*analysis.EVMProbeFacts, error) { return facts, nil }, nil
 	}
 	donors := probeDonors(req, callers)
@@ -307,12 +307,22 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 			facts.Callers = append(facts.Callers, analysis.EVMProbeCaller{Address: c.addr.Hex(), Role: c.role, Ran: ran[i], Error: errs[i]})
 		}
 		facts.Capabilities = v.capabilities()
+		facts.Complete = allTrue(ran)
 		if !anyTrue(ran) {
 			return facts, errors.New("probe: no caller could be probed")
 		}
 		return facts, nil
 	}
 	return elems, decode, nil
+}
+
+func allTrue(b []bool) bool {
+	for _, x := range b {
+		if !x {
+			return false
+		}
+	}
+	return true
 }
 
 func anyTrue(b []bool) bool {
