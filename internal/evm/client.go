@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	ethereum "github.com/ethereum/go-ethereum"
@@ -331,12 +332,12 @@ func (c *Client) post(ctx context.Context, i int, method string, body []byte) ([
 	resp, err := c.http.Do(req)
 	if err != nil {
 		timeout := isTimeout(err) || errors.Is(actx.Err(), context.DeadlineExceeded)
-		return nil, &attemptError{retryable: true, timeout: timeout, err: fmt.Errorf("endpoint %d: %w", i+1, stripURL(err))}
+		return nil, &attemptError{retryable: true, timeout: timeout, err: fmt.Errorf("endpoint %d: %w", i+1, netFailure(err))}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
 	if err != nil {
-		return nil, &attemptError{retryable: true, timeout: isTimeout(err), err: fmt.Errorf("endpoint %d: read: %w", i+1, stripURL(err))}
+		return nil, &attemptError{retryable: true, timeout: isTimeout(err), err: fmt.Errorf("endpoint %d: read: %w", i+1, netFailure(err))}
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
 		return nil, &attemptError{retryable: true, err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
@@ -410,14 +411,42 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
 }
 
-// stripURL removes the request URL (which may carry an API key) from an
-// HTTP client error.
-func stripURL(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
+// netError is a transport failure described without the endpoint's URL,
+// host or port (which may name internal hosts or carry an API key); the
+// original stays reachable with errors.Is/As.
+type netError struct {
+	what string
+	err  error
+}
+
+func (e *netError) Error() string { return e.what }
+func (e *netError) Unwrap() error { return e.err }
+
+// netFailure describes an HTTP client error without its URL.
+func netFailure(err error) error {
+	var what string
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, context.Canceled):
+		what = "canceled"
+	case isTimeout(err):
+		what = "timeout"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		what = "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		what = "connection reset"
+	case errors.As(err, &dns):
+		what = "DNS lookup failed"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		what = "connection closed"
+	default:
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		what = "connection failed"
 	}
-	return err
+	return &netError{what: what, err: err}
 }
 
 // Block parameters: the adapter reads the latest state.

@@ -268,3 +268,17 @@ func TestClientSplitsRefusedBatches(t *testing.T) {
 		t.Errorf("upstream requests = %d, want 7", got)
 	}
 }
+
+func TestClientErrorsNameNoHost(t *testing.T) {
+	c := NewClient("sim", []string{"http://127.0.0.1:1/?apikey=SECRET", "http://no-such-host.invalid:8545/KEY"}, ClientOptions{Retries: -1})
+	_, err := c.BlockNumber(context.Background())
+	var te *TransportError
+	if !errors.As(err, &te) {
+		t.Fatalf("err = %v, want a TransportError", err)
+	}
+	for _, leak := range []string{"127.0.0.1", ":1", "SECRET", "no-such-host", "KEY"} {
+		if strings.Contains(err.Error(), leak) {
+			t.Errorf("error %q leaks %q", err, leak)
+		}
+	}
+}
