@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
 )
 
 func TestAddressesInWords(t *testing.T) {
@@ -359,5 +362,60 @@ func TestProbeCallsReportFailedCallers(t *testing.T) {
 	}
 	if !strings.Contains(facts.Callers[0].Error, "execution timeout") {
 		t.Errorf("caller error = %q, want the node's message", facts.Callers[0].Error)
+	}
+}
+
+func TestApplyDelayedSell(t *testing.T) {
+	sim, err := simulatorContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := big.NewInt
+	result := func(buyOk, sellOk bool, sellErr string) []byte {
+		r := simResult{BuyOk: buyOk, BuyGas: n(1), BuyExpected: n(100), BuyReceived: n(100), QuoteSpent: n(1),
+			TransferSent: n(0), TransferReceived: n(0), SellOk: sellOk, SellError: []byte(sellErr), SellGas: n(50_000),
+			SellSent: n(100), SellPoolReceived: n(90), SellExpected: n(10), SellReceived: n(10), BuyError: []byte{}, TransferError: []byte{}}
+		out, err := sim.ABI.Methods["simulate"].Outputs.Pack(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	blocks := func(buy, sell []byte) []simBlockResult {
+		return []simBlockResult{{Calls: []simCallResult{{ReturnData: buy, Status: 1}}}, {Calls: []simCallResult{{ReturnData: sell, Status: 1}}}}
+	}
+	tests := []struct {
+		name           string
+		immediateSell  bool
+		blocks         []simBlockResult
+		nodeErr        error
+		wantSell       string
+		wantCooldown   string
+		wantSellTax    string
+		wantDelayedErr bool
+	}{
+		{"immediate sell worked", true, blocks(result(true, false, ""), result(false, true, "")), nil, "true", "false", "null", false},
+		{"cooldown: later sell works", false, blocks(result(true, false, ""), result(false, true, "")), nil, "true", "true", "10", false},
+		{"honeypot: later sell fails too", false, blocks(result(true, false, ""), result(false, false, "no")), nil, "false", "false", "null", true},
+		{"node cannot simulate blocks", false, nil, errors.New("the method eth_simulateV1 does not exist"), "false", "null", "null", false},
+		{"garbage answer", false, blocks([]byte{1, 2}, []byte{3}), nil, "false", "null", "null", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := &analysis.EVMSimulation{CanBuy: refOf(true), CanSell: refOf(tt.immediateSell)}
+			applyDelayedSell(sim.ABI, res, rpc.BatchElem{Error: tt.nodeErr}, tt.blocks)
+			if got := fmtPtr(res.CanSell); got != tt.wantSell {
+				t.Errorf("can_sell = %s, want %s", got, tt.wantSell)
+			}
+			if got := fmtPtr(res.Cooldown); got != tt.wantCooldown {
+				t.Errorf("cooldown = %s, want %s", got, tt.wantCooldown)
+			}
+			if got := fmtPtr(res.SellTax); got != tt.wantSellTax {
+				t.Errorf("sell_tax = %s, want %s", got, tt.wantSellTax)
+			}
+			if (res.DelayedSellError != nil) != tt.wantDelayedErr {
+				t.Errorf("delayed_sell_error = %s", fmtPtr(res.DelayedSellError))
+			}
+		})
 	}
 }
