@@ -70,6 +70,7 @@ contract Lens {
         Raw balanceProbe;
         Raw owner;
         Raw getOwner;
+        Raw admin;
         /// Token balances of holders, then of the owner (or of the zero
         /// address when no owner was found).
         Raw[] balances;
@@ -91,9 +92,13 @@ contract Lens {
         out.balanceProbe = _call(r.token, abi.encodeWithSignature("balanceOf(address)", address(0xdead)), g);
         out.owner = _call(r.token, abi.encodeWithSignature("owner()"), g);
         out.getOwner = _call(r.token, abi.encodeWithSignature("getOwner()"), g);
+        out.admin = _call(r.token, abi.encodeWithSignature("admin()"), g);
         address owner = _addr(out.owner);
         if (owner == address(0)) {
             owner = _addr(out.getOwner);
+        }
+        if (owner == address(0)) {
+            owner = _addr(out.admin);
         }
 
         out.balances = new Raw[](r.holders.length + 1);

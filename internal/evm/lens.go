@@ -66,7 +66,7 @@ type LensResult struct {
 	TotalSupply        *big.Int
 	// BalanceOfWorks says balanceOf(address) answered a word.
 	BalanceOfWorks bool
-	// OwnerFunc says owner() or getOwner() answered an address.
+	// OwnerFunc says owner(), getOwner() or admin() answered an address.
 	OwnerFunc bool
 	Owner     common.Address
 	// Balances are the holders' token balances, in request order.
@@ -143,6 +143,7 @@ type (
 		BalanceProbe lensRaw
 		Owner        lensRaw
 		GetOwner     lensRaw
+		Admin        lensRaw
 		Balances     []lensRaw
 		Pools        []lensPool
 	}
@@ -284,10 +285,13 @@ func decodeLens(parsed abi.ABI, data []byte, holders, lpHolders int) (*LensResul
 	}
 	res.TotalSupply = lensWord(resp.TotalSupply)
 	res.BalanceOfWorks = lensWord(resp.BalanceProbe) != nil
-	if a, ok := lensAddr(resp.Owner); ok {
-		res.OwnerFunc, res.Owner = true, a
-	} else if a, ok := lensAddr(resp.GetOwner); ok {
-		res.OwnerFunc, res.Owner = true, a
+	// owner(), else getOwner(), else admin(): the first getter that
+	// answers an address; a zero owner() is final (renounced).
+	for _, raw := range []lensRaw{resp.Owner, resp.GetOwner, resp.Admin} {
+		if a, ok := lensAddr(raw); ok {
+			res.OwnerFunc, res.Owner = true, a
+			break
+		}
 	}
 	if len(resp.Balances) != holders+1 {
 		return nil, fmt.Errorf("lens: %d balances, want %d", len(resp.Balances), holders+1)

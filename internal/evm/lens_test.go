@@ -224,3 +224,19 @@ func FuzzTokenText(f *testing.F) {
 		}
 	})
 }
+
+func TestLensOwnerFromAdmin(t *testing.T) {
+	tc := newTestChain(t)
+	c := NewClient("sim", []string{tc.url}, ClientOptions{})
+	tok := common.HexToAddress("0x00000000000000000000000000000000000bad02")
+	admin := "00000000000000000000000000000000000a11ce"
+	// Answers admin() (0xf851a440) with an address and reverts anything else.
+	code := hexutil.MustDecode("0x60003560e01c63f851a44014601357600080fd5b73" + admin + "60005260206000f3")
+	res := runLens(t, c, LensRequest{Token: tok}, StateOverride{tok: {Code: code}})
+	if !res.OwnerFunc || res.Owner != common.HexToAddress(admin) {
+		t.Errorf("owner = %v (getter %v), want the admin()", res.Owner, res.OwnerFunc)
+	}
+	if res.IsERC20() {
+		t.Errorf("a contract without totalSupply is not an ERC-20")
+	}
+}
