@@ -374,3 +374,35 @@ func TestAdapterDetectionErrors(t *testing.T) {
 }
 
 var _ = fmt.Sprint
+
+// TestAdapterConcurrentScans scans the whole zoo at once through one
+// adapter (one client per chain, its concurrency cap shared): no scan may
+// lose its verdict to queueing.
+func TestAdapterConcurrentScans(t *testing.T) {
+	dn := startAdapterNet(t)
+	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{})
+	var wg sync.WaitGroup
+	for _, tok := range dn.Manifest().Tokens {
+		if tok.Kind == "not_a_token" || tok.Kind == "no_liquidity" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := assess(t, ad, tok.Address)
+			if err != nil {
+				t.Errorf("%s: %v", tok.Kind, err)
+				return
+			}
+			if r.HasFlag(risk.SimulationFailed) || r.LiquidityAnalysis.Status != scan.Complete && r.LiquidityAnalysis.Status != scan.Partial {
+				t.Errorf("%s: simulation lost (%v, %q)", tok.Kind, r.RiskFlags, r.Warnings)
+			}
+			for _, w := range r.Warnings {
+				if strings.Contains(w, "deadline") || strings.Contains(w, "could not be reached") {
+					t.Errorf("%s: %s", tok.Kind, w)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
