@@ -39,8 +39,11 @@ type EVMCapability struct {
 	// Evidence names the function (signature and/or selector) and, for a
 	// proof, what changed.
 	Evidence string `json:"evidence"`
-	// Caller is the address the power was proven from.
+	// Caller is the address the power was proven from, Role what it is:
+	// "owner", "stored", "creator" or "anyone" (a control address with no
+	// privilege: the function is public).
 	Caller string `json:"caller,omitempty"`
+	Role   string `json:"role,omitempty"`
 }
 
 // EVMProxy is contract_analysis.proxy.
@@ -136,6 +139,9 @@ type EVMContractChecklist struct {
 	OwnershipRenounced bool
 	NoMint             bool
 }
+
+// evmRoleAnyone is the probes' control caller role (evm.RoleAnyone).
+const evmRoleAnyone = "anyone"
 
 // evmCapFlag maps a capability to the flag it raises.
 var evmCapFlag = map[string]string{
@@ -269,9 +275,16 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	// Hidden owner: a power proven from an address other than the live
 	// owner, or ownership reclaimed.
 	var hidden string
+	public := map[string]bool{}
 	if f.Probe != nil {
 		for _, c := range f.Probe.Capabilities {
-			if c.Proven != nil && *c.Proven && c.Caller != "" && !strings.EqualFold(c.Caller, f.Owner) {
+			if c.Proven != nil && *c.Proven && c.Role == evmRoleAnyone {
+				public[c.Name] = true
+			}
+		}
+		for _, c := range f.Probe.Capabilities {
+			if c.Proven != nil && *c.Proven && c.Caller != "" && c.Role != evmRoleAnyone &&
+				!public[c.Name] && !strings.EqualFold(c.Caller, f.Owner) {
 				hidden = c.Caller
 				break
 			}
@@ -306,7 +319,10 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		// probe proved another caller has them).
 		if proven || (c.Proven == nil && !renounced) {
 			how := "found in the code (" + c.Evidence + ") and callable by the owner"
-			if proven {
+			switch {
+			case proven && public[n]:
+				how = "open to anyone: proven by a simulated call from an address with no privilege (" + c.Evidence + ")"
+			case proven:
 				how = "proven by a simulated call from " + c.Caller + " (" + c.Evidence + ")"
 			}
 			flags = append(flags, risk.NewFlag(code, evmCapTitle[n], "The power is "+how+"."))

@@ -213,3 +213,18 @@ func TestAnalyseEVMContractHiddenOwnerIsNotRenounced(t *testing.T) {
 		t.Errorf("ownership_renounced = %v, want true", ev.OwnershipRenounced)
 	}
 }
+
+func TestAnalyseEVMContractPublicPowerIsNoHiddenOwner(t *testing.T) {
+	f := evmBaseContract()
+	f.Probe.Capabilities = []EVMCapability{
+		{Name: EVMCapMint, Proven: evmBoolPtr(true), Caller: evmTestHidden, Role: "stored"},
+		{Name: EVMCapMint, Proven: evmBoolPtr(true), Caller: "0x00000000000000000000000000000000000000A7", Role: "anyone"},
+	}
+	sec, _, _ := AnalyseEVMContract(f)
+	if evmHas(sec.Flags, risk.HiddenOwner) {
+		t.Error("HIDDEN_OWNER raised for a function anyone can call")
+	}
+	if !evmHas(sec.Flags, risk.OwnerCanMint) {
+		t.Error("OWNER_CAN_MINT missing: anyone can mint")
+	}
+}

@@ -117,8 +117,8 @@ func TestProbesOnAnvil(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(facts.Callers) != 1 || !facts.Callers[0].Ran {
-		t.Fatalf("callers = %+v, want the owner probed", facts.Callers)
+	if !facts.Complete || len(facts.Callers) != 2 || facts.Callers[0].Role != evm.RoleOwner || !facts.Callers[0].Ran {
+		t.Fatalf("callers = %+v, want the owner (and the control caller) probed", facts.Callers)
 	}
 	if !facts.Funded {
 		t.Error("the probe wallet was not funded by the owner")

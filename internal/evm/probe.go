@@ -38,6 +38,9 @@ import (
 var (
 	ProbeVictim = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.probe.victim"))[12:])
 	ProbeSink   = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.probe.sink"))[12:])
+	// ProbeAnyone is the control caller: an address with no privilege, so
+	// what it can do anyone can (a public function, not an owner's power).
+	ProbeAnyone = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.probe.anyone"))[12:])
 )
 
 // Probe defaults.
@@ -59,6 +62,7 @@ const (
 	RoleOwner   = "owner"
 	RoleStored  = "stored"
 	RoleCreator = "creator"
+	RoleAnyone  = "anyone"
 )
 
 // ProbeRequest describes the privilege probes of one token.
@@ -335,9 +339,10 @@ func anyTrue(b []bool) bool {
 }
 
 // probeCallers lists who to probe from: the live owner, stored addresses,
-// the creator; each once, never a burn or excluded address.
+// the creator (each once, never a burn or excluded address), and last the
+// control caller.
 func probeCallers(req ProbeRequest) []probeCaller {
-	seen := map[common.Address]bool{req.Token: true, req.Pool: true, ProbeVictim: true, ProbeSink: true}
+	seen := map[common.Address]bool{req.Token: true, req.Pool: true, ProbeVictim: true, ProbeSink: true, ProbeAnyone: true}
 	for _, a := range req.Exclude {
 		seen[a] = true
 	}
@@ -362,7 +367,7 @@ func probeCallers(req ProbeRequest) []probeCaller {
 	if req.Creator != nil {
 		add(*req.Creator, RoleCreator)
 	}
-	return out
+	return append(out, probeCaller{addr: ProbeAnyone, role: RoleAnyone})
 }
 
 func isPrecompile(a common.Address) bool {
@@ -731,7 +736,7 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 				continue
 			}
 			proven[name] = append(proven[name], analysis.EVMCapability{
-				Name: name, Proven: refOf(true), Caller: key.caller.addr.Hex(),
+				Name: name, Proven: refOf(true), Caller: key.caller.addr.Hex(), Role: key.caller.role,
 				Evidence: e.label + ": " + e.what + " (as " + key.caller.role + ")",
 			})
 		}
@@ -754,7 +759,7 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 		if len(proven[n]) > 0 || v.owner == nil {
 			continue
 		}
-		c := analysis.EVMCapability{Name: n, Evidence: v.ownerTried[n], Caller: v.owner.Hex()}
+		c := analysis.EVMCapability{Name: n, Evidence: v.ownerTried[n], Caller: v.owner.Hex(), Role: RoleOwner}
 		if v.ownerOK[n] {
 			c.Evidence += ": callable by the owner, effect not observed"
 		} else {
