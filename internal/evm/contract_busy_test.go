@@ -213,3 +213,40 @@ func TestSimulationKeepsDust(t *testing.T) {
 		t.Errorf("simulation = %s, want a buy and a sell", simString(sim))
 	}
 }
+
+// TestProbesTellAPublicPowerFromAHiddenOwner: a renounced token whose
+// stored treasury address can mint, but so can anyone: OWNER_CAN_MINT
+// (open to anyone), not HIDDEN_OWNER.
+func TestProbesTellAPublicPowerFromAHiddenOwner(t *testing.T) {
+	dn, c := startContractNet(t)
+	deployer := common.HexToAddress(dn.Manifest().Deployer)
+	token, pool := deployWithPool(t, dn, c, "FaucetToken.bin")
+	sendAs(t, dn, deployer, &token, nil, SelectorOf("renounce()").bytes())
+	z := collectZooContract(t, c, devnet.ManifestToken{Address: token.Hex(), Pair: pool.Hex()})
+	if z.owner != nil || len(z.stored) == 0 {
+		t.Fatalf("owner = %v, stored = %v; want renounced with the treasury stored", z.owner, z.stored)
+	}
+	elems, decode, err := ProbeCalls(ProbeRequest{Token: token, Pool: pool, Code: z.code, Stored: z.stored, Donors: []common.Address{deployer}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Batch(context.Background(), elems); err != nil {
+		t.Fatal(err)
+	}
+	probe, err := decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := false
+	for _, cp := range probe.Capabilities {
+		t.Logf("%s proven=%s role=%s %s", cp.Name, fmtPtr(cp.Proven), cp.Role, cp.Evidence)
+		public = public || (cp.Name == CapMint && cp.Role == RoleAnyone)
+	}
+	if !public {
+		t.Error("mint not proven from the control caller")
+	}
+	sec, _, _ := analysis.AnalyseEVMContract(&analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true, Code: codeFactsOf(z.code), Probe: probe})
+	if analysisHas(sec.Flags, risk.HiddenOwner) || !analysisHas(sec.Flags, risk.OwnerCanMint) {
+		t.Errorf("flags = %+v, want OWNER_CAN_MINT and no HIDDEN_OWNER", sec.Flags)
+	}
+}
