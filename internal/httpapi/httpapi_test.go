@@ -15,6 +15,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/fault"
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/store"
 )
 
 func TestScanAnswersAReport(t *testing.T) {
@@ -494,5 +495,39 @@ func TestPrioritiesAgree(t *testing.T) {
 	}
 	if scan.Priority(auth.PriorityHigh) <= scan.Priority(auth.PriorityLow) {
 		t.Error("high does not outrank low")
+	}
+}
+
+// TestExportStreamsManyRows: an export larger than one flush arrives
+// whole, newest first, in both formats.
+func TestExportStreamsManyRows(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	key := h.key("premium")
+	rep := h.scan(key, pepe)
+	if rep.StatusCode != 200 {
+		t.Fatal(rep.StatusCode)
+	}
+	keys, _ := h.keys.List(context.Background())
+	const n = 3000
+	rows := make([]store.Scan, n)
+	base := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	for i := range rows {
+		rows[i] = store.Scan{ID: fmt.Sprintf("scn_%026d", i), KeyID: keys[0].ID, Address: pepe, Chain: "ethereum",
+			RiskLevel: "low", Score: 25, ScannedAt: base.Add(time.Duration(i) * time.Second), Report: rep.body[:len(rep.body)-1]}
+	}
+	if err := h.store.SaveScans(context.Background(), rows); err != nil {
+		t.Fatal(err)
+	}
+	res := h.request("GET", "/api/v1/scans/export?format=csv", key, "")
+	got, err := csv.NewReader(strings.NewReader(string(res.body))).ReadAll()
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("csv: %d %v", res.StatusCode, err)
+	}
+	if len(got) != n+2 || got[2][0] != rows[n-1].ID || got[n+1][0] != rows[0].ID {
+		t.Errorf("csv has %d rows (want %d), second %v, last %v", len(got), n+2, got[2][0], got[len(got)-1][0])
+	}
+	res = h.request("GET", "/api/v1/scans/export?format=ndjson", key, "")
+	if lines := strings.Count(string(res.body), "\n"); lines != n+1 {
+		t.Errorf("ndjson has %d lines, want %d", lines, n+1)
 	}
 }
