@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -67,6 +68,8 @@ func benchCachedScan(b *testing.B, plan string) {
 	}
 	api, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: engine, Store: st, Auth: keys, Limiter: ratememory.New(ratememory.Options{}), Metrics: m,
+		// The access log is formatted as in production, then discarded.
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
 	})
 	if err != nil {
 		b.Fatal(err)
