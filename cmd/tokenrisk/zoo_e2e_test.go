@@ -256,6 +256,7 @@ func TestZooVerdicts(t *testing.T) {
 	})
 	t.Run("weird_metadata", func(t *testing.T) {
 		r, _ := scanKind(t, "weird_metadata")
+		requireFlag(t, r, "NON_STANDARD_TOKEN")
 		for _, s := range []string{r.TokenName, r.TokenSymbol} {
 			if !utf8Valid(s) || len([]rune(s)) > 64 {
 				t.Errorf("name/symbol %q not sanitised", s)

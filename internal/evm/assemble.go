@@ -82,9 +82,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		cf.Proxy = proxyReportOf(proxy, codeReport, implKnown)
 	}
 	if lens != nil {
-		if lens.Decimals == nil {
-			cf.NonStandard = append(cf.NonStandard, "decimals() does not answer a number")
-		}
+		cf.NonStandard = append(cf.NonStandard, metadataDeviations(lens)...)
 	}
 	contract, cl, cw := analysis.AnalyseEVMContract(cf)
 	as.Contract = contract
@@ -248,6 +246,27 @@ func proxyReportOf(p *ProxyInfo, impl CodeReport, implKnown bool) *analysis.EVMP
 	if p.Beacon != nil {
 		s := p.Beacon.Hex()
 		out.Beacon = &s
+	}
+	return out
+}
+
+// metadataDeviations lists how a token's metadata functions break the
+// ERC-20 conventions wallets and explorers rely on.
+func metadataDeviations(l *LensResult) []string {
+	var out []string
+	for _, m := range []struct {
+		fn            string
+		answered, bad bool
+	}{{"name()", l.NameRaw, l.NameAltered}, {"symbol()", l.SymbolRaw, l.SymbolAltered}} {
+		switch {
+		case !m.answered:
+			out = append(out, m.fn+" reverts or does not answer")
+		case m.bad:
+			out = append(out, m.fn+" returns text that is not printable UTF-8 of a sane length")
+		}
+	}
+	if l.Decimals == nil {
+		out = append(out, "decimals() does not answer a number")
 	}
 	return out
 }

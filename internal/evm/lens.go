@@ -62,8 +62,11 @@ type LensResult struct {
 	Symbol      string
 	// NameRaw and SymbolRaw say whether the token answered at all.
 	NameRaw, SymbolRaw bool
-	Decimals           *int
-	TotalSupply        *big.Int
+	// NameAltered and SymbolAltered say the answer had to be changed to be
+	// shown: invalid UTF-8, control characters or over-long text.
+	NameAltered, SymbolAltered bool
+	Decimals                   *int
+	TotalSupply                *big.Int
 	// BalanceOfWorks says balanceOf(address) answered a word.
 	BalanceOfWorks bool
 	// OwnerFunc says owner(), getOwner() or admin() answered an address.
@@ -277,8 +280,8 @@ func decodeLens(parsed abi.ABI, data []byte, holders, lpHolders int) (*LensResul
 		BlockNumber: resp.BlockNumber.Uint64(),
 		Timestamp:   resp.Timestamp.Uint64(),
 	}
-	res.Name, res.NameRaw = decodeText(resp.Name)
-	res.Symbol, res.SymbolRaw = decodeText(resp.Symbol)
+	res.Name, res.NameRaw, res.NameAltered = decodeText(resp.Name)
+	res.Symbol, res.SymbolRaw, res.SymbolAltered = decodeText(resp.Symbol)
 	if d := lensWord(resp.Decimals); d != nil && d.IsUint64() && d.Uint64() <= 255 {
 		v := int(d.Uint64())
 		res.Decimals = &v
@@ -353,12 +356,17 @@ func lensAddr(r lensRaw) (common.Address, bool) {
 
 // decodeText decodes a name()/symbol() answer: an ABI string, or a bytes32
 // (older tokens such as MKR), and sanitises it. ok is false when the call
-// failed.
-func decodeText(r lensRaw) (string, bool) {
+// failed; altered is true when the text had to be changed to be shown.
+func decodeText(r lensRaw) (text string, ok, altered bool) {
 	if !r.Ok {
-		return "", false
+		return "", false, false
 	}
-	return SanitiseText(abiText(r.Data)), true
+	raw := abiText(r.Data)
+	// A bytes32 answer is zero padded: the padding is no deviation.
+	trimmed := strings.TrimRight(string(raw), "\x00")
+	altered = !utf8.ValidString(trimmed) || utf8.RuneCountInString(trimmed) > MaxNameRunes ||
+		strings.IndexFunc(trimmed, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }) >= 0
+	return SanitiseText(raw), true, altered
 }
 
 // abiText extracts the text bytes of an ABI-encoded string or a bytes32,

@@ -240,3 +240,36 @@ func TestLensOwnerFromAdmin(t *testing.T) {
 		t.Errorf("a contract without totalSupply is not an ERC-20")
 	}
 }
+
+func TestDecodeTextFlagsHostileText(t *testing.T) {
+	word := func(n int) []byte { b := make([]byte, 32); b[31] = byte(n); return b }
+	abiString := func(s []byte) []byte {
+		out := append(word(32), word(len(s))...)
+		padded := make([]byte, (len(s)+31)/32*32)
+		copy(padded, s)
+		return append(out, padded...)
+	}
+	bytes32 := func(s string) []byte { b := make([]byte, 32); copy(b, s); return b }
+	tests := map[string]struct {
+		raw         lensRaw
+		wantText    string
+		wantOK      bool
+		wantAltered bool
+	}{
+		"plain string":     {lensRaw{Ok: true, Data: abiString([]byte("Pepe"))}, "Pepe", true, false},
+		"bytes32 (MKR)":    {lensRaw{Ok: true, Data: bytes32("Maker")}, "Maker", true, false},
+		"spaces collapsed": {lensRaw{Ok: true, Data: abiString([]byte("Wrapped  Ether"))}, "Wrapped Ether", true, false},
+		"reverted":         {lensRaw{Ok: false}, "", false, false},
+		"invalid utf-8":    {lensRaw{Ok: true, Data: abiString([]byte{0xff, 0xfe, 'A'})}, "A", true, true},
+		"bidi override":    {lensRaw{Ok: true, Data: abiString([]byte("USD\u202eC"))}, "USDC", true, true},
+		"over long":        {lensRaw{Ok: true, Data: abiString([]byte(strings.Repeat("x", 200)))}, strings.Repeat("x", MaxNameRunes), true, true},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			text, ok, altered := decodeText(tt.raw)
+			if text != tt.wantText || ok != tt.wantOK || altered != tt.wantAltered {
+				t.Errorf("decodeText = %q, %v, %v; want %q, %v, %v", text, ok, altered, tt.wantText, tt.wantOK, tt.wantAltered)
+			}
+		})
+	}
+}
