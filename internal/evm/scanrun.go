@@ -342,7 +342,14 @@ func (r *scanRun) probeRequest(code CodeReport, owner *common.Address, stored []
 	s, ch := r.s, r.s.chain
 	pr := ProbeRequest{Token: r.token, Code: code, Owner: owner, Stored: stored, Creator: creator}
 	if len(s.pools) > 0 {
-		pr.Pool = s.pools[0].Address
+		deepest := s.pools[0]
+		pr.Pool = deepest.Address
+		// The probes can buy test tokens themselves from a V2 pool against
+		// the wrapped native when no donor holds any.
+		if deepest.DEX.Kind == "v2" && deepest.Quote.Wrapped {
+			pr.Wrapped = deepest.QuoteAddress
+			pr.FeeBps = deepest.DEX.FeeBps
+		}
 	}
 	for _, p := range s.pools {
 		pr.Exclude = append(pr.Exclude, p.Address)
