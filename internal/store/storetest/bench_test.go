@@ -83,7 +83,7 @@ func BenchmarkHistoryWrite(b *testing.B) {
 			b.SetParallelism(8)
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					if err := w.SaveScan(ctx, scan()); err != nil {
+					if err := w.Enqueue(scan(), "2026-11-21", false); err != nil {
 						b.Error(err)
 						return
 					}

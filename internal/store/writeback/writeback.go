@@ -1,14 +1,19 @@
-// Package writeback is a store.Store whose scan-history writes are queued
-// and written behind the request in batches: a scan's answer never waits
-// for the database, writes are retried while the database is down, and
-// nothing queued is lost if it comes back within the queue's bound.
+// Package writeback is a store.Store that takes the history writes the
+// database refused into a bounded queue and retries them until they are
+// written, so scans keep answering through a database outage and nothing
+// queued is lost if the database comes back within the queue's bound.
+//
+// Writes go straight to the wrapped store; only the caller decides to
+// queue one (Enqueue), typically after the direct write failed or while
+// the queue is Busy. Usage reads add the charges still queued and, while
+// the database cannot be read, answer from the last total seen for that
+// key and day, so daily quotas keep holding on this instance.
 package writeback
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,7 +24,7 @@ import (
 
 // Options configures a Store.
 type Options struct {
-	// Capacity bounds the scans waiting to be written; 0 means 10 000.
+	// Capacity bounds the writes waiting in the queue; 0 means 10 000.
 	Capacity int
 	// MaxBatch bounds one write; 0 means 256.
 	MaxBatch int
@@ -31,19 +36,23 @@ type Options struct {
 	CloseTimeout time.Duration
 	// OnError, if not nil, sees every failed write (for logs and metrics).
 	OnError func(error)
+	// OnRecover, if not nil, is called when a write succeeds after a
+	// failed one.
+	OnRecover func()
 }
 
-// Store wraps a store.Store: SaveScan queues, everything else goes
-// straight to the wrapped store.
+// Store wraps a store.Store with a retry queue for history writes.
 type Store struct {
 	store.Store
 	opts Options
 
 	mu      sync.Mutex
-	pending []store.Scan // oldest first
+	pending []*entry // oldest first; only run removes, from the head
 	closed  bool
 	// idle is closed (and replaced) each time the queue empties.
 	idle chan struct{}
+	// known is the last usage total read or written per key and day.
+	known map[usageKey]int64
 
 	wake    chan struct{}
 	stop    chan struct{}
@@ -51,9 +60,26 @@ type Store struct {
 	failing atomic.Bool
 }
 
-var _ store.Store = (*Store)(nil)
+// entry is one queued write: a scan to save (unless saved) and one scan to
+// charge to its key on day (unless day is "" or charged).
+type entry struct {
+	scan    store.Scan
+	day     string
+	saved   bool
+	charged bool
+}
 
-// New starts writing behind s. Close stops it.
+type usageKey struct{ key, day string }
+
+// maxKnown bounds the remembered usage totals.
+const maxKnown = 10_000
+
+var (
+	_ store.Store      = (*Store)(nil)
+	_ store.BatchSaver = (*Store)(nil)
+)
+
+// New starts the retry loop behind s. Close stops it.
 func New(s store.Store, opts Options) *Store {
 	if opts.Capacity <= 0 {
 		opts.Capacity = 10_000
@@ -73,6 +99,7 @@ func New(s store.Store, opts Options) *Store {
 	w := &Store{
 		Store: s,
 		opts:  opts,
+		known: map[usageKey]int64{},
 		wake:  make(chan struct{}, 1),
 		idle:  make(chan struct{}),
 		stop:  make(chan struct{}),
@@ -82,19 +109,35 @@ func New(s store.Store, opts Options) *Store {
 	return w
 }
 
-// SaveScan queues sc. A full queue is fault.Unavailable (the scan is then
-// not stored); after Close it is an error too.
-func (w *Store) SaveScan(_ context.Context, sc store.Scan) error {
+// SaveScans writes scans straight to the wrapped store, in one batch when
+// it can.
+func (w *Store) SaveScans(ctx context.Context, scans []store.Scan) error {
+	if bs, ok := w.Store.(store.BatchSaver); ok {
+		return bs.SaveScans(ctx, scans)
+	}
+	for _, sc := range scans {
+		if err := w.Store.SaveScan(ctx, sc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Enqueue queues sc for saving (unless saved, when it is already stored)
+// and one scan charged to sc.KeyID on day (none when day is ""). A full
+// queue is fault.Unavailable: the write is then not taken. After Close it
+// is an error too.
+func (w *Store) Enqueue(sc store.Scan, day string, saved bool) error {
 	w.mu.Lock()
 	switch {
 	case w.closed:
 		w.mu.Unlock()
-		return errors.New("writeback: save scan after close")
+		return errors.New("writeback: enqueue after close")
 	case len(w.pending) >= w.opts.Capacity:
 		w.mu.Unlock()
-		return fault.Errorf(fault.Unavailable, "scan history queue is full (%d scans waiting)", w.opts.Capacity)
+		return fault.Errorf(fault.Unavailable, "scan history queue is full (%d writes waiting)", w.opts.Capacity)
 	}
-	w.pending = append(w.pending, sc)
+	w.pending = append(w.pending, &entry{scan: sc, day: day, saved: saved, charged: day == ""})
 	w.mu.Unlock()
 	select {
 	case w.wake <- struct{}{}:
@@ -103,31 +146,93 @@ func (w *Store) SaveScan(_ context.Context, sc store.Scan) error {
 	return nil
 }
 
+// Busy reports whether writes are queued or the last one failed: a new
+// write should then be queued behind them rather than tried directly.
+func (w *Store) Busy() bool { return w.failing.Load() || w.Pending() > 0 }
+
 // FindScan finds a queued scan first, so a scan can be read back as soon
 // as it is answered.
 func (w *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan, error) {
 	w.mu.Lock()
-	for _, sc := range w.pending {
-		if sc.ID == scanID && sc.KeyID == keyID {
+	for _, e := range w.pending {
+		if !e.saved && e.scan.ID == scanID && e.scan.KeyID == keyID {
 			w.mu.Unlock()
-			return sc, nil
+			return e.scan, nil
 		}
 	}
 	w.mu.Unlock()
 	return w.Store.FindScan(ctx, keyID, scanID)
 }
 
-// Pending returns how many scans wait to be written.
+// AddUsage adds n to the key's counter for day in the wrapped store and
+// remembers the new total.
+func (w *Store) AddUsage(ctx context.Context, keyID, day string, n int64) (int64, error) {
+	total, err := w.Store.AddUsage(ctx, keyID, day, n)
+	if err != nil {
+		return 0, err
+	}
+	w.mu.Lock()
+	w.remember(usageKey{keyID, day}, total)
+	w.mu.Unlock()
+	return total, nil
+}
+
+// Usage returns the key's counter for day plus the charges still queued.
+// While the wrapped store fails it answers from the last total seen for
+// that key and day (plus what is queued); with none seen it returns the
+// store's error.
+func (w *Store) Usage(ctx context.Context, keyID, day string) (int64, error) {
+	total, err := w.Store.Usage(ctx, keyID, day)
+	k := usageKey{keyID, day}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil {
+		last, ok := w.known[k]
+		if !ok || errors.Is(err, context.Canceled) || fault.CodeOf(err) == fault.InvalidRequest {
+			return 0, err
+		}
+		total = last
+	} else {
+		w.remember(k, total)
+	}
+	for _, e := range w.pending {
+		if !e.charged && e.scan.KeyID == keyID && e.day == day {
+			total++
+		}
+	}
+	return total, nil
+}
+
+// remember records total for k, forgetting other days when the map is
+// full. w.mu is held.
+func (w *Store) remember(k usageKey, total int64) {
+	if _, ok := w.known[k]; !ok && len(w.known) >= maxKnown {
+		for old := range w.known {
+			if old.day != k.day {
+				delete(w.known, old)
+			}
+		}
+		if len(w.known) >= maxKnown {
+			clear(w.known)
+		}
+	}
+	w.known[k] = total
+}
+
+// Pending returns how many writes wait in the queue.
 func (w *Store) Pending() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return len(w.pending)
 }
 
-// Degraded reports whether the last write failed (for /readyz).
+// Capacity returns the queue's bound.
+func (w *Store) Capacity() int { return w.opts.Capacity }
+
+// Degraded reports whether the last queued write failed (for /readyz).
 func (w *Store) Degraded() bool { return w.failing.Load() }
 
-// Flush waits until every queued scan is written or ctx ends.
+// Flush waits until every queued write is done or ctx ends.
 func (w *Store) Flush(ctx context.Context) error {
 	for {
 		w.mu.Lock()
@@ -138,15 +243,15 @@ func (w *Store) Flush(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("writeback: %d scans not written yet: %w", n, ctx.Err())
+			return fmt.Errorf("writeback: %d writes not done yet: %w", n, ctx.Err())
 		case <-idle:
 		}
 	}
 }
 
-// Close refuses new scans, keeps writing the queued ones for up to
-// CloseTimeout, then closes the wrapped store. It reports scans it could
-// not write.
+// Close refuses new writes, keeps writing the queued ones for up to
+// CloseTimeout, then closes the wrapped store. It reports writes it could
+// not do (they are lost).
 func (w *Store) Close() error {
 	w.mu.Lock()
 	already := w.closed
@@ -160,13 +265,13 @@ func (w *Store) Close() error {
 	cancel()
 	close(w.stop)
 	<-w.done
-	if n := w.Pending(); n > 0 && flushErr == nil {
-		flushErr = fmt.Errorf("writeback: %d scans not written", n)
+	if n := w.Pending(); n > 0 {
+		flushErr = fmt.Errorf("writeback: %d queued writes lost at close: %w", n, flushErr)
 	}
 	return errors.Join(flushErr, w.Store.Close())
 }
 
-// run writes queued scans, oldest first, until stopped.
+// run writes queued entries, oldest first, until stopped.
 func (w *Store) run() {
 	defer close(w.done)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -178,7 +283,7 @@ func (w *Store) run() {
 	backoff := w.opts.MinBackoff
 	for {
 		w.mu.Lock()
-		batch := slices.Clone(w.pending[:min(len(w.pending), w.opts.MaxBatch)])
+		batch := w.pending[:min(len(w.pending), w.opts.MaxBatch):min(len(w.pending), w.opts.MaxBatch)]
 		w.mu.Unlock()
 		if len(batch) == 0 {
 			select {
@@ -201,12 +306,15 @@ func (w *Store) run() {
 			backoff = min(2*backoff, w.opts.MaxBackoff)
 			continue
 		}
-		w.failing.Store(false)
+		if w.failing.Swap(false) && w.opts.OnRecover != nil {
+			w.opts.OnRecover()
+		}
 		backoff = w.opts.MinBackoff
 		w.mu.Lock()
 		// Only this goroutine removes, so the batch is still the head.
-		w.pending = slices.Delete(w.pending, 0, len(batch))
+		w.pending = w.pending[len(batch):]
 		if len(w.pending) == 0 {
+			w.pending = nil
 			close(w.idle)
 			w.idle = make(chan struct{})
 		}
@@ -214,21 +322,52 @@ func (w *Store) run() {
 	}
 }
 
-// write stores batch; saves are idempotent, so a retried batch that was
-// partly written is fine.
-func (w *Store) write(ctx context.Context, batch []store.Scan) error {
+// write saves the batch's unsaved scans, then charges its uncharged scans
+// with one counter update per key and day, marking each part done as it
+// succeeds so a retry repeats only what failed. Saves are idempotent; a
+// charge whose answer was lost may be counted twice.
+func (w *Store) write(ctx context.Context, batch []*entry) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if bs, ok := w.Store.(store.BatchSaver); ok {
-		if err := bs.SaveScans(ctx, batch); err != nil {
-			return fmt.Errorf("writeback: write %d scans: %w", len(batch), err)
+	w.mu.Lock()
+	var scans []store.Scan
+	for _, e := range batch {
+		if !e.saved {
+			scans = append(scans, e.scan)
 		}
-		return nil
 	}
-	for _, sc := range batch {
-		if err := w.Store.SaveScan(ctx, sc); err != nil {
-			return fmt.Errorf("writeback: write scan %s: %w", sc.ID, err)
+	w.mu.Unlock()
+	if len(scans) > 0 {
+		if err := w.SaveScans(ctx, scans); err != nil {
+			return fmt.Errorf("writeback: write %d scans: %w", len(scans), err)
 		}
+		w.mu.Lock()
+		for _, e := range batch {
+			e.saved = true
+		}
+		w.mu.Unlock()
+	}
+	w.mu.Lock()
+	charges := map[usageKey]int64{}
+	for _, e := range batch {
+		if !e.charged {
+			charges[usageKey{e.scan.KeyID, e.day}]++
+		}
+	}
+	w.mu.Unlock()
+	for k, n := range charges {
+		total, err := w.Store.AddUsage(ctx, k.key, k.day, n)
+		if err != nil {
+			return fmt.Errorf("writeback: charge %d scans: %w", n, err)
+		}
+		w.mu.Lock()
+		for _, e := range batch {
+			if e.scan.KeyID == k.key && e.day == k.day {
+				e.charged = true
+			}
+		}
+		w.remember(k, total)
+		w.mu.Unlock()
 	}
 	return nil
 }
