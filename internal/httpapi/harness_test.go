@@ -18,6 +18,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/metrics"
+	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
 	ratememory "github.com/tokenrisk/tokenrisk/internal/ratelimit/memory"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
@@ -83,6 +84,9 @@ type harnessOptions struct {
 	maxConcurrent int
 	queueLimit    int
 	cacheTTL      time.Duration
+	limiter       ratelimit.Limiter
+	planLimiters  map[string]ratelimit.Limiter
+	checks        []httpapi.Check
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -120,9 +124,13 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		t.Fatal(err)
 	}
 	h.logs = &lockedBuffer{}
+	limiter := o.limiter
+	if limiter == nil {
+		limiter = ratememory.New(ratememory.Options{Now: h.clock})
+	}
 	srv, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: h.engine, Store: st, Auth: h.keys,
-		Limiter: ratememory.New(ratememory.Options{Now: h.clock}), Metrics: h.metrics, Now: h.clock,
+		Limiter: limiter, PlanLimiters: o.planLimiters, Checks: o.checks, Metrics: h.metrics, Now: h.clock,
 		Logger: slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
 	if err != nil {

@@ -5,10 +5,11 @@ import (
 	_ "embed"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
-	"github.com/tokenrisk/tokenrisk/internal/fault"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/store"
 )
 
 //go:embed openapi.json
@@ -73,7 +74,7 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
 	s.writeRawJSON(w, http.StatusOK, openAPI)
 }
 
-// Health is the answer of /healthz and /readyz.
+// Health is the answer of /healthz.
 type Health struct {
 	Status string `json:"status"`
 }
@@ -82,14 +83,87 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, r, http.StatusOK, Health{Status: "ok"})
 }
 
-// handleReadyz reports ready only when the store answers a ping.
+// Backend states in /readyz.
+const (
+	// BackendOK: the backend works as configured.
+	BackendOK = "ok"
+	// BackendDegraded: the instance serves without it (a fallback runs).
+	BackendDegraded = "degraded"
+	// BackendDown: scans cannot be served as they should; /readyz is 503.
+	BackendDown = "down"
+)
+
+// Backend is one backend's line in /readyz.
+type Backend struct {
+	// Kind is the implementation: sqlite, postgres, redis, memory, queue.
+	Kind string `json:"kind"`
+	// Status is BackendOK, BackendDegraded or BackendDown.
+	Status string `json:"status"`
+	// Detail says what a degraded or down state means for scans; it never
+	// holds a URL or credential.
+	Detail string `json:"detail,omitempty"`
+	// Pending and Capacity describe a queue.
+	Pending  *int `json:"pending,omitempty"`
+	Capacity *int `json:"capacity,omitempty"`
+}
+
+// Check is one backend /readyz reports on.
+type Check struct {
+	// Name is the backend's role: store, history_queue, cache, limiter,
+	// dedupe.
+	Name string
+	// Probe returns the backend's state; it must return by ctx's deadline.
+	Probe func(ctx context.Context) Backend
+}
+
+// StoreCheck reports st as down when it does not answer a ping.
+func StoreCheck(kind string, st store.Store) Check {
+	return Check{Name: "store", Probe: func(ctx context.Context) Backend {
+		if err := st.Ping(ctx); err != nil {
+			return Backend{Kind: kind, Status: BackendDown, Detail: "not reachable: " + redact(err.Error())}
+		}
+		return Backend{Kind: kind, Status: BackendOK}
+	}}
+}
+
+// Readiness is the answer of /readyz: "ready" when every backend is ok,
+// "degraded" (still 200) when some run on a fallback, "unavailable" (503)
+// when one is down.
+type Readiness struct {
+	Status   string             `json:"status"`
+	Backends map[string]Backend `json:"backends"`
+}
+
+// readyTimeout bounds all of /readyz's probes.
+const readyTimeout = 2 * time.Second
+
+// handleReadyz probes every backend at once and reports each.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
-		s.log.WarnContext(r.Context(), "store not ready", "request_id", requestID(r.Context()), "err", redact(err.Error()))
-		s.writeProblem(w, r, fault.Unavailable, "the store is not reachable")
-		return
+	states := make([]Backend, len(s.checks))
+	var wg sync.WaitGroup
+	for i, c := range s.checks {
+		wg.Go(func() { states[i] = c.Probe(ctx) })
 	}
-	s.writeJSON(w, r, http.StatusOK, Health{Status: "ready"})
+	wg.Wait()
+	out := Readiness{Status: "ready", Backends: make(map[string]Backend, len(states))}
+	for i, st := range states {
+		out.Backends[s.checks[i].Name] = st
+		switch st.Status {
+		case BackendDown:
+			out.Status = "unavailable"
+		case BackendDegraded:
+			if out.Status == "ready" {
+				out.Status = "degraded"
+			}
+		}
+	}
+	code := http.StatusOK
+	if out.Status == "unavailable" {
+		code = http.StatusServiceUnavailable
+		s.log.WarnContext(r.Context(), "not ready", "request_id", requestID(r.Context()), "backends", out.Backends)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.writeJSON(w, r, code, out)
 }

@@ -88,6 +88,10 @@ func redact(msg string) string {
 	})
 }
 
+// Redact removes URLs (which may carry credentials) from an error
+// message, for logs written outside this package.
+func Redact(msg string) string { return redact(msg) }
+
 // overloadedRetry is the Retry-After of a 503 overloaded answer: scans
 // take about a second, so a slot frees within it.
 const overloadedRetry = 1 * time.Second

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -16,13 +17,29 @@ import (
 // There is no background goroutine: the first request to arrive while no
 // write runs leads and writes everything pending; whoever arrives during
 // that write waits, and the oldest of them leads the next batch.
+//
+// When the store also is a historyQueue (store/writeback), a row the
+// database refused is handed to the queue, which retries it, and the scan
+// still answers; while the queue is busy new rows go straight to it, so
+// requests do not each wait on a database that is down.
 type recorder struct {
 	store store.Store
 	batch store.BatchSaver // nil: one SaveScan per row
+	queue historyQueue     // nil: a failed write fails the request
 
 	mu      sync.Mutex
 	pending []*record
 	writing bool
+}
+
+// historyQueue takes history writes the store refused and retries them
+// (store/writeback.Store implements it).
+type historyQueue interface {
+	// Enqueue queues sc (unless saved) and one scan charged to its key on
+	// day; an error means the write was not taken.
+	Enqueue(sc store.Scan, day string, saved bool) error
+	// Busy reports writes waiting or failing: new ones should queue.
+	Busy() bool
 }
 
 type record struct {
@@ -42,11 +59,19 @@ const maxBatch = 512
 func newRecorder(st store.Store) *recorder {
 	r := &recorder{store: st}
 	r.batch, _ = st.(store.BatchSaver)
+	r.queue, _ = st.(historyQueue)
 	return r
 }
 
-// save writes sc to history and charges one scan to its key on day.
+// save writes sc to history and charges one scan to its key on day, or
+// queues both for retry when the store has a queue.
 func (r *recorder) save(ctx context.Context, sc store.Scan, day string) error {
+	if r.queue != nil && r.queue.Busy() {
+		if err := r.queue.Enqueue(sc, day, false); err != nil {
+			return fmt.Errorf("queue scan %s: %w", sc.ID, err)
+		}
+		return nil
+	}
 	me := &record{scan: sc, day: day, done: make(chan outcome, 1)}
 	r.mu.Lock()
 	r.pending = append(r.pending, me)
@@ -93,9 +118,31 @@ func (r *recorder) save(ctx context.Context, sc store.Scan, day string) error {
 	}
 }
 
-// write stores a batch and returns each record's error.
+// write stores a batch and returns each record's error; with a queue,
+// what failed is queued and only a refused queue is an error.
 func (r *recorder) write(ctx context.Context, batch []*record) []error {
+	errs, saved := r.writeNow(ctx, batch)
+	if r.queue == nil {
+		return errs
+	}
+	for i, rec := range batch {
+		if errs[i] == nil {
+			continue
+		}
+		if err := r.queue.Enqueue(rec.scan, rec.day, saved[i]); err != nil {
+			errs[i] = errors.Join(errs[i], fmt.Errorf("queue scan %s: %w", rec.scan.ID, err))
+			continue
+		}
+		errs[i] = nil
+	}
+	return errs
+}
+
+// writeNow stores a batch and returns each record's error and whether its
+// scan row was saved (its charge may still have failed).
+func (r *recorder) writeNow(ctx context.Context, batch []*record) ([]error, []bool) {
 	errs := make([]error, len(batch))
+	saved := make([]bool, len(batch))
 	if r.batch != nil && len(batch) > 1 {
 		scans := make([]store.Scan, len(batch))
 		for i, rec := range batch {
@@ -105,7 +152,7 @@ func (r *recorder) write(ctx context.Context, batch []*record) []error {
 			for i := range errs {
 				errs[i] = fmt.Errorf("save %d scans: %w", len(scans), err)
 			}
-			return errs
+			return errs, saved
 		}
 	} else {
 		for i, rec := range batch {
@@ -113,6 +160,9 @@ func (r *recorder) write(ctx context.Context, batch []*record) []error {
 				errs[i] = fmt.Errorf("save scan %s: %w", rec.scan.ID, err)
 			}
 		}
+	}
+	for i := range batch {
+		saved[i] = errs[i] == nil
 	}
 	// One counter update per key and day, charging only saved scans.
 	type counter struct{ key, day string }
@@ -133,5 +183,5 @@ func (r *recorder) write(ctx context.Context, batch []*record) []error {
 			errs[i] = failed[counter{rec.scan.KeyID, rec.day}]
 		}
 	}
-	return errs
+	return errs, saved
 }

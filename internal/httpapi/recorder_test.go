@@ -12,6 +12,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
+	"github.com/tokenrisk/tokenrisk/internal/store/writeback"
 )
 
 // countingStore counts transactions and can fail history writes.
@@ -112,5 +113,69 @@ func TestRecorderFailureIsNotCharged(t *testing.T) {
 	}
 	if used, _ := cs.Usage(context.Background(), "key_a", "2026-11-21"); used != 0 {
 		t.Errorf("usage %d after failed saves, want 0", used)
+	}
+}
+
+// With a write-back queue, rows the database refuses are answered, queued
+// and all written, each charged once, when it returns.
+func TestRecorderQueuesWhatTheDatabaseRefuses(t *testing.T) {
+	cs := openCounting(t)
+	wb := writeback.New(cs, writeback.Options{MinBackoff: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond})
+	t.Cleanup(func() { wb.Close() })
+	r := newRecorder(wb)
+	save := func(i int) error {
+		return r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%04d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+	}
+	if err := save(0); err != nil || wb.Pending() != 0 {
+		t.Fatalf("healthy database: %v, %d queued", err, wb.Pending())
+	}
+	cs.fail.Store(true)
+	var wg sync.WaitGroup
+	for i := 1; i <= 100; i++ {
+		wg.Go(func() {
+			if err := save(i); err != nil {
+				t.Errorf("save %d with the database down and room in the queue: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	if wb.Pending() != 100 {
+		t.Errorf("%d queued, want 100", wb.Pending())
+	}
+	if used, err := wb.Usage(context.Background(), "key_a", "2026-11-21"); err != nil || used != 101 {
+		t.Errorf("usage seen while queued: %d %v, want 101", used, err)
+	}
+	cs.fail.Store(false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := wb.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	if err := cs.ExportScans(ctx, store.ScanFilter{KeyID: "key_a"}, func(store.Scan) error { rows++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	used, err := cs.Store.Usage(ctx, "key_a", "2026-11-21")
+	if rows != 101 || err != nil || used != 101 {
+		t.Errorf("database back: %d rows, usage %d (%v); want 101 and 101", rows, used, err)
+	}
+}
+
+// A full queue fails the request: a row the client is told about is
+// never dropped.
+func TestRecorderFullQueueFails(t *testing.T) {
+	cs := openCounting(t)
+	cs.fail.Store(true)
+	wb := writeback.New(cs, writeback.Options{Capacity: 3, CloseTimeout: 10 * time.Millisecond})
+	defer wb.Close()
+	r := newRecorder(wb)
+	var failed int
+	for i := range 5 {
+		if err := r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21"); err != nil {
+			failed++
+		}
+	}
+	if failed != 2 || wb.Pending() != 3 {
+		t.Errorf("%d of 5 saves failed with %d queued; want 2 failed, 3 queued", failed, wb.Pending())
 	}
 }

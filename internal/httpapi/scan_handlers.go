@@ -118,9 +118,17 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, a *Account) error
 		}
 	}
 	if rate := a.Plan.RatePerMinute; rate > 0 {
-		d, err := s.limiter.Allow(r.Context(), "scan:"+a.Key.ID, rate, time.Minute)
+		limiter := s.limiter
+		if l, ok := s.plans[a.Plan.Name]; ok {
+			limiter = l
+		}
+		d, err := limiter.Allow(r.Context(), "scan:"+a.Key.ID, rate, time.Minute)
 		if err != nil {
 			return fault.Wrap(fmt.Errorf("rate limit: %w", err), fault.Unavailable, "the rate limiter is unavailable; retry")
+		}
+		if d.Unchecked {
+			// Allowed without a count (fail open): no headers to tell.
+			return nil
 		}
 		h.Set("RateLimit-Limit", strconv.FormatInt(d.Limit, 10))
 		h.Set("RateLimit-Remaining", strconv.FormatInt(max(d.Remaining, 0), 10))

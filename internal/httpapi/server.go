@@ -48,6 +48,11 @@ type Deps struct {
 	Store   store.Store
 	Auth    Authenticator
 	Limiter ratelimit.Limiter
+	// PlanLimiters, by plan name, replace Limiter for that plan's keys
+	// (e.g. a limiter that fails open while Redis is down).
+	PlanLimiters map[string]ratelimit.Limiter
+	// Checks are the backends /readyz reports; nil means the store alone.
+	Checks  []Check
 	Metrics *metrics.Metrics
 	Logger  *slog.Logger
 	// Now is the clock (default time.Now).
@@ -61,6 +66,8 @@ type Server struct {
 	recorder *recorder
 	auth     Authenticator
 	limiter  ratelimit.Limiter
+	plans    map[string]ratelimit.Limiter
+	checks   []Check
 	metrics  *metrics.Metrics
 	log      *slog.Logger
 	now      func() time.Time
@@ -78,6 +85,8 @@ func NewServer(d Deps) (*Server, error) {
 		recorder: newRecorder(d.Store),
 		auth:     d.Auth,
 		limiter:  d.Limiter,
+		plans:    d.PlanLimiters,
+		checks:   d.Checks,
 		metrics:  d.Metrics,
 		log:      d.Logger,
 		now:      d.Now,
@@ -87,6 +96,9 @@ func NewServer(d Deps) (*Server, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.checks == nil {
+		s.checks = []Check{StoreCheck("store", d.Store)}
 	}
 	s.handler = s.observe(s.routes())
 	return s, nil

@@ -2,46 +2,113 @@ package ratelimit
 
 import (
 	"context"
-	"sync/atomic"
+	"sync"
 	"time"
 )
 
 // Fallback is a Limiter that asks a shared limiter (Redis) and, while that
 // fails, decides with a local one (in-process), so an instance keeps
-// enforcing limits when Redis is down.
+// enforcing limits when Redis is down: it fails closed to the local
+// limits. FailOpen gives a view that instead allows calls unchecked.
+//
+// While the primary fails it is retried at most once per RetryEvery; the
+// calls in between go to the fallback at once, so a Redis that hangs does
+// not slow every request.
 type Fallback struct {
 	primary, secondary Limiter
-	onError            func(error)
-	failing            atomic.Bool
+	onChange           func(error)
+	retryEvery         time.Duration
+	now                func() time.Time
+
+	mu      sync.Mutex
+	failing bool
+	retryAt time.Time
 }
 
+// RetryEvery is how often a failing primary is tried again.
+const RetryEvery = time.Second
+
 // NewFallback returns a Fallback. With a nil secondary, a primary failure
-// is returned to the caller (who decides to fail open or closed). onError,
-// if not nil, sees every primary failure (for logs and metrics).
-func NewFallback(primary, secondary Limiter, onError func(error)) *Fallback {
-	return &Fallback{primary: primary, secondary: secondary, onError: onError}
+// is returned to the caller. onChange, if not nil, is called with the
+// error when the primary starts failing and with nil when it answers
+// again (for logs).
+func NewFallback(primary, secondary Limiter, onChange func(error)) *Fallback {
+	return &Fallback{primary: primary, secondary: secondary, onChange: onChange, retryEvery: RetryEvery, now: time.Now}
 }
 
 // Allow asks the primary limiter, then the secondary if the primary fails.
 func (f *Fallback) Allow(ctx context.Context, key string, limit int64, window time.Duration) (Decision, error) {
-	d, err := f.primary.Allow(ctx, key, limit, window)
-	if err == nil {
-		f.failing.Store(false)
-		return d, nil
-	}
-	if ctx.Err() != nil {
-		return Decision{}, err
-	}
-	f.failing.Store(true)
-	if f.onError != nil {
-		f.onError(err)
-	}
-	if f.secondary == nil {
-		return Decision{}, err
-	}
-	return f.secondary.Allow(ctx, key, limit, window)
+	return f.allow(ctx, key, limit, window, f.secondary)
 }
 
-// Degraded reports whether the last call to the primary limiter failed
-// (for /readyz).
-func (f *Fallback) Degraded() bool { return f.failing.Load() }
+// FailOpen returns a Limiter sharing f's primary and its failure state
+// that, while the primary fails, allows every call unchecked.
+func (f *Fallback) FailOpen() Limiter { return failOpen{f} }
+
+type failOpen struct{ f *Fallback }
+
+func (o failOpen) Allow(ctx context.Context, key string, limit int64, window time.Duration) (Decision, error) {
+	return o.f.allow(ctx, key, limit, window, Unchecked{})
+}
+
+func (f *Fallback) allow(ctx context.Context, key string, limit int64, window time.Duration, secondary Limiter) (Decision, error) {
+	f.mu.Lock()
+	skip := f.failing && f.now().Before(f.retryAt)
+	if f.failing && !skip {
+		f.retryAt = f.now().Add(f.retryEvery) // one caller retries, the others fall back
+	}
+	f.mu.Unlock()
+	if !skip {
+		d, err := f.primary.Allow(ctx, key, limit, window)
+		if err == nil {
+			f.set(false, nil)
+			return d, nil
+		}
+		if ctx.Err() != nil {
+			return Decision{}, err
+		}
+		f.set(true, err)
+		if secondary == nil {
+			return Decision{}, err
+		}
+	} else if secondary == nil {
+		return Decision{}, errPrimaryFailing
+	}
+	return secondary.Allow(ctx, key, limit, window)
+}
+
+// set records the primary's state and reports a change.
+func (f *Fallback) set(failing bool, err error) {
+	f.mu.Lock()
+	changed := f.failing != failing
+	f.failing = failing
+	if failing && changed {
+		f.retryAt = f.now().Add(f.retryEvery)
+	}
+	f.mu.Unlock()
+	if changed && f.onChange != nil {
+		f.onChange(err)
+	}
+}
+
+// Degraded reports whether the primary limiter is failing (for /readyz).
+func (f *Fallback) Degraded() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.failing
+}
+
+type fallbackError string
+
+func (e fallbackError) Error() string { return string(e) }
+
+const errPrimaryFailing = fallbackError("ratelimit: shared limiter failing")
+
+// Unchecked is a Limiter that allows every call without counting it (the
+// fail-open fallback); its decisions say so.
+type Unchecked struct{}
+
+// Allow allows the call, unchecked.
+func (Unchecked) Allow(_ context.Context, _ string, limit int64, _ time.Duration) (Decision, error) {
+	return Decision{Allowed: true, Limit: limit, Unchecked: true}, nil
+}

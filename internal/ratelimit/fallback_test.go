@@ -3,6 +3,7 @@ package ratelimit_test
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -10,11 +11,15 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit/memory"
 )
 
-// flaky fails while down is set, else allows everything.
-type flaky struct{ down bool }
+// flaky fails while down is set, else allows everything; it counts calls.
+type flaky struct {
+	down  atomic.Bool
+	calls atomic.Int64
+}
 
 func (f *flaky) Allow(context.Context, string, int64, time.Duration) (ratelimit.Decision, error) {
-	if f.down {
+	f.calls.Add(1)
+	if f.down.Load() {
 		return ratelimit.Decision{}, errors.New("dial tcp 127.0.0.1:6379: connection refused")
 	}
 	return ratelimit.Decision{Allowed: true, Limit: 2, Remaining: 1}, nil
@@ -23,12 +28,13 @@ func (f *flaky) Allow(context.Context, string, int64, time.Duration) (ratelimit.
 func TestFallback(t *testing.T) {
 	ctx := context.Background()
 	primary := &flaky{}
-	var seen []error
-	f := ratelimit.NewFallback(primary, memory.New(memory.Options{}), func(err error) { seen = append(seen, err) })
-	if d, err := f.Allow(ctx, "k", 2, time.Minute); err != nil || !d.Allowed || f.Degraded() {
+	var changes []error
+	f := ratelimit.NewFallback(primary, memory.New(memory.Options{}), func(err error) { changes = append(changes, err) })
+	open := f.FailOpen()
+	if d, err := f.Allow(ctx, "k", 2, time.Minute); err != nil || !d.Allowed || d.Unchecked || f.Degraded() {
 		t.Fatalf("primary up: %+v %v degraded=%v", d, err, f.Degraded())
 	}
-	primary.down = true
+	primary.down.Store(true)
 	var allowed int
 	for range 5 {
 		d, err := f.Allow(ctx, "k", 2, time.Minute)
@@ -39,17 +45,35 @@ func TestFallback(t *testing.T) {
 			allowed++
 		}
 	}
-	if allowed != 2 || !f.Degraded() || len(seen) != 5 {
-		t.Errorf("primary down: %d of 5 allowed (want 2, the local limit), degraded=%v, %d errors seen",
-			allowed, f.Degraded(), len(seen))
+	if allowed != 2 || !f.Degraded() {
+		t.Errorf("fail closed: %d of 5 allowed (want 2, the local limit), degraded=%v", allowed, f.Degraded())
 	}
-	primary.down = false
-	if _, err := f.Allow(ctx, "k", 2, time.Minute); err != nil || f.Degraded() {
+	for range 5 {
+		if d, err := open.Allow(ctx, "p", 2, time.Minute); err != nil || !d.Allowed || !d.Unchecked {
+			t.Fatalf("fail open while down: %+v %v, want allowed unchecked", d, err)
+		}
+	}
+	if n := primary.calls.Load(); n != 2 {
+		t.Errorf("the failing primary was asked %d times within a second, want 2 (the first failure and nothing until the retry)", n)
+	}
+	if len(changes) != 1 || changes[0] == nil {
+		t.Errorf("state changes reported: %v, want one failure", changes)
+	}
+	primary.down.Store(false)
+	time.Sleep(ratelimit.RetryEvery + 50*time.Millisecond)
+	if d, err := f.Allow(ctx, "k", 2, time.Minute); err != nil || f.Degraded() || d.Unchecked {
 		t.Errorf("primary back: %v degraded=%v", err, f.Degraded())
 	}
+	if len(changes) != 2 || changes[1] != nil {
+		t.Errorf("state changes reported: %v, want a failure then a recovery", changes)
+	}
 
-	closed := ratelimit.NewFallback(&flaky{down: true}, nil, nil)
-	if _, err := closed.Allow(ctx, "k", 2, time.Minute); err == nil {
-		t.Error("no secondary: the primary's failure was hidden")
+	down := &flaky{}
+	down.down.Store(true)
+	noSecondary := ratelimit.NewFallback(down, nil, nil)
+	for range 3 {
+		if _, err := noSecondary.Allow(ctx, "k", 2, time.Minute); err == nil {
+			t.Error("no secondary: the primary's failure was hidden")
+		}
 	}
 }

@@ -18,6 +18,9 @@ type Decision struct {
 	Reset time.Duration
 	// RetryAfter is set when not allowed.
 	RetryAfter time.Duration
+	// Unchecked means no limiter could count the call and it was allowed
+	// on a fail-open policy; Limit, Remaining and Reset are then unknown.
+	Unchecked bool
 }
 
 // Limiter admits at most limit events per window for one key, atomically.
