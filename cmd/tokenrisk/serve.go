@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"time"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/metrics"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/store"
+	"github.com/tokenrisk/tokenrisk/internal/store/writeback"
 )
 
 // serve runs the HTTP service until ctx is done, then shuts down
@@ -37,14 +40,15 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 		reg.Add(chain)
 		plans = plans.WithChain(devnet.ChainKey)
 	}
-	st, err := openStore(ctx, cfg)
+	direct, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	st := queueHistory(direct, cfg, log)
+	defer closeStore(st, log)
 
 	m := metrics.New()
-	backends, err := openShared(ctx, cfg, log)
+	backends, err := openShared(ctx, cfg, plans, log)
 	if err != nil {
 		return err
 	}
@@ -68,7 +72,9 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	// the history write.
 	writeTimeout := 2*cfg.ScanTimeout + 15*time.Second
 	api, err := httpapi.NewServer(httpapi.Deps{
-		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{CacheTTL: keyCacheTTL(cfg.KeyCacheTTL)}), Limiter: backends.limiter,
+		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{CacheTTL: keyCacheTTL(cfg.KeyCacheTTL)}),
+		Limiter: backends.limiter, PlanLimiters: backends.planLimiters,
+		Checks:  append(storeChecks(st, storeKind(cfg)), backends.checks...),
 		Metrics: m, Logger: log,
 	})
 	if err != nil {
@@ -114,4 +120,76 @@ func storeName(cfg *config.Config) string {
 		return "postgres"
 	}
 	return "sqlite:" + cfg.DB
+}
+
+// storeKind is the store's implementation, for /readyz.
+func storeKind(cfg *config.Config) string {
+	if cfg.Postgres != "" {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// queueHistory puts the write-back queue in front of the store, for
+// PostgreSQL and SQLite alike: history rows are written before the answer
+// as before, and only a row the database refuses is queued and retried,
+// so scans answer through a database outage. Shutdown writes what is
+// queued for up to --shutdown-timeout.
+func queueHistory(st store.Store, cfg *config.Config, log *slog.Logger) *writeback.Store {
+	return writeback.New(st, writeback.Options{
+		Capacity:     historyQueueCapacity,
+		CloseTimeout: cfg.ShutdownTimeout,
+		OnError:      throttled(log, "history write failed; queued for retry"),
+		OnRecover:    func() { log.Info("history writes succeed again; the queue drains") },
+	})
+}
+
+// historyQueueCapacity bounds the history writes held while the database
+// is down: about 20 minutes of a busy instance's scans (a few MB each
+// thousand rows, reports included).
+const historyQueueCapacity = 20_000
+
+// closeStore writes the queued history, then closes the store, and says
+// in the log whether anything was lost.
+func closeStore(st *writeback.Store, log *slog.Logger) {
+	pending := st.Pending()
+	if err := st.Close(); err != nil {
+		log.Error("closing the store", "err", httpapi.Redact(err.Error()))
+		return
+	}
+	if pending > 0 {
+		log.Info("queued history written at shutdown", "rows", pending)
+	}
+}
+
+// storeChecks report the store and its history queue in /readyz. A store
+// that does not answer is degraded while the queue has room (scans still
+// answer and their history waits), down once it is full.
+func storeChecks(st *writeback.Store, kind string) []httpapi.Check {
+	queue := func() httpapi.Backend {
+		pending, capacity := st.Pending(), st.Capacity()
+		b := httpapi.Backend{Kind: "queue", Status: httpapi.BackendOK, Pending: &pending, Capacity: &capacity}
+		switch {
+		case pending >= capacity:
+			b.Status, b.Detail = httpapi.BackendDown, "full: scans are refused until the database takes the queued history"
+		case st.Degraded():
+			b.Status, b.Detail = httpapi.BackendDegraded, "retrying history writes the database refused"
+		}
+		return b
+	}
+	return []httpapi.Check{
+		{Name: "store", Probe: func(ctx context.Context) httpapi.Backend {
+			err := st.Ping(ctx)
+			if err == nil {
+				return httpapi.Backend{Kind: kind, Status: httpapi.BackendOK}
+			}
+			b := httpapi.Backend{Kind: kind, Status: httpapi.BackendDegraded,
+				Detail: "not reachable: scans answer for keys seen in the last 10 minutes; history is queued"}
+			if queue().Status == httpapi.BackendDown {
+				b.Status = httpapi.BackendDown
+			}
+			return b
+		}},
+		{Name: "history_queue", Probe: func(context.Context) httpapi.Backend { return queue() }},
+	}
 }

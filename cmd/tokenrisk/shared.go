@@ -2,17 +2,22 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/tokenrisk/tokenrisk/internal/auth"
 	"github.com/tokenrisk/tokenrisk/internal/cache"
 	cachememory "github.com/tokenrisk/tokenrisk/internal/cache/memory"
 	cacheredis "github.com/tokenrisk/tokenrisk/internal/cache/redis"
 	"github.com/tokenrisk/tokenrisk/internal/config"
 	dedupememory "github.com/tokenrisk/tokenrisk/internal/dedupe/memory"
+	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
 	ratememory "github.com/tokenrisk/tokenrisk/internal/ratelimit/memory"
 	rateredis "github.com/tokenrisk/tokenrisk/internal/ratelimit/redis"
@@ -24,27 +29,62 @@ import (
 type shared struct {
 	cache   cache.Cache
 	limiter ratelimit.Limiter
-	dedupe  scan.Group
-	close   func()
+	// planLimiters replace limiter for the plans that fail open.
+	planLimiters map[string]ratelimit.Limiter
+	dedupe       scan.Group
+	// checks report cache, limiter and dedupe in /readyz.
+	checks []httpapi.Check
+	close  func()
 }
 
+// Redis client bounds: a Redis that hangs must not hold a request for
+// long, since every Redis use has an in-process fallback.
+const (
+	redisDialTimeout = 2 * time.Second
+	redisIOTimeout   = time.Second
+)
+
 // openShared builds the cache, rate limiter and in-flight dedupe. With
-// Redis, the limiter falls back to in-process limits while Redis fails
-// (logged), rather than refusing every scan.
-func openShared(ctx context.Context, cfg *config.Config, log *slog.Logger) (*shared, error) {
+// Redis, when Redis fails: the cache misses (scans run), dedupe works
+// within the instance, and per-minute limits fail closed to in-process
+// limits, except for the plans in --limits-fail-open, which are allowed
+// unchecked. Each change is logged and /readyz shows it.
+func openShared(ctx context.Context, cfg *config.Config, plans auth.Plans, log *slog.Logger) (*shared, error) {
+	open, err := failOpenPlans(cfg.LimitsFailOpen, plans)
+	if err != nil {
+		return nil, err
+	}
 	local := ratememory.New(ratememory.Options{})
 	if cfg.Redis == "" {
+		ok := func(string) httpapi.Check {
+			return httpapi.Check{Probe: func(context.Context) httpapi.Backend {
+				return httpapi.Backend{Kind: "memory", Status: httpapi.BackendOK}
+			}}
+		}
 		return &shared{
 			cache:   cachememory.New(cachememory.Options{}),
 			limiter: local,
 			dedupe:  dedupememory.New(),
+			checks:  named(ok, "cache", "limiter", "dedupe"),
 			close:   func() {},
 		}, nil
 	}
 	opts, err := goredis.ParseURL(cfg.Redis)
 	if err != nil {
 		// The URL may hold a password: do not echo it.
-		return nil, fmt.Errorf("redis: invalid URL")
+		return nil, errors.New("redis: invalid URL")
+	}
+	if opts.DialTimeout == 0 {
+		opts.DialTimeout = redisDialTimeout
+	}
+	if opts.ReadTimeout == 0 {
+		opts.ReadTimeout = redisIOTimeout
+	}
+	if opts.WriteTimeout == 0 {
+		opts.WriteTimeout = redisIOTimeout
+	}
+	if opts.MaxRetries == 0 {
+		opts.MaxRetries = 1
 	}
 	client := goredis.NewClient(opts)
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -53,11 +93,77 @@ func openShared(ctx context.Context, cfg *config.Config, log *slog.Logger) (*sha
 		client.Close()
 		return nil, fmt.Errorf("redis: ping %s: %w", opts.Addr, err)
 	}
-	onError := func(err error) { log.Warn("redis rate limiter failing; using in-process limits", "err", err) }
+	limiter := ratelimit.NewFallback(rateredis.New(client, rateredis.Options{}), local, func(err error) {
+		if err != nil {
+			log.Warn("redis rate limiter failing: limits fall back to in-process counts on this instance",
+				"fail_open_plans", open, "err", httpapi.Redact(err.Error()))
+			return
+		}
+		log.Info("redis rate limiter back: limits are shared again")
+	})
+	planLimiters := map[string]ratelimit.Limiter{}
+	for _, p := range open {
+		planLimiters[p] = limiter.FailOpen()
+	}
 	return &shared{
-		cache:   cacheredis.New(client, cacheredis.Options{}),
-		limiter: ratelimit.NewFallback(rateredis.New(client, rateredis.Options{}), local, onError),
-		dedupe:  sharedDedupe(client, log),
-		close:   func() { client.Close() },
+		cache:        cacheredis.New(client, cacheredis.Options{}),
+		limiter:      limiter,
+		planLimiters: planLimiters,
+		dedupe:       sharedDedupe(client, log),
+		checks:       redisChecks(client, limiter, open),
+		close:        func() { client.Close() },
 	}, nil
+}
+
+// failOpenPlans parses --limits-fail-open: configured plan names.
+func failOpenPlans(list string, plans auth.Plans) ([]string, error) {
+	var out []string
+	for p := range strings.SplitSeq(list, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if _, ok := plans.Lookup(p); !ok {
+			return nil, fmt.Errorf("config: --limits-fail-open: unknown plan %q (configured: %s)", p, strings.Join(plans.Names(), ", "))
+		}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// named gives each name the check check returns.
+func named(check func(name string) httpapi.Check, names ...string) []httpapi.Check {
+	out := make([]httpapi.Check, 0, len(names))
+	for _, n := range names {
+		c := check(n)
+		c.Name = n
+		out = append(out, c)
+	}
+	return out
+}
+
+// redisChecks report the cache, limiter and dedupe: degraded (their
+// fallbacks run) while Redis does not answer a ping.
+func redisChecks(client *goredis.Client, limiter *ratelimit.Fallback, open []string) []httpapi.Check {
+	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
+	limits := "per-minute limits are counted per instance (fail closed)"
+	if len(open) > 0 {
+		limits += "; not checked for " + strings.Join(open, ", ") + " (fail open)"
+	}
+	fallback := map[string]string{
+		"cache":   "Redis not reachable: results are not cached",
+		"limiter": "Redis not reachable: " + limits,
+		"dedupe":  "Redis not reachable: identical scans are run once per instance, not across instances",
+	}
+	return named(func(name string) httpapi.Check {
+		return httpapi.Check{Probe: func(ctx context.Context) httpapi.Backend {
+			err := ping(ctx)
+			if err == nil && !(name == "limiter" && limiter.Degraded()) {
+				return httpapi.Backend{Kind: "redis", Status: httpapi.BackendOK}
+			}
+			return httpapi.Backend{Kind: "redis", Status: httpapi.BackendDegraded, Detail: fallback[name]}
+		}}
+	}, "cache", "limiter", "dedupe")
 }

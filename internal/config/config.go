@@ -26,6 +26,10 @@ type Config struct {
 	DB             string
 	Postgres       string
 	Redis          string
+	// LimitsFailOpen lists the plans whose per-minute limits are not
+	// checked while Redis is down; the others fall back to in-process
+	// limits.
+	LimitsFailOpen string
 	ChainsFile     string
 	PlansFile      string
 	Devnet         bool
@@ -113,6 +117,8 @@ var options = []Option{
 		bind: str(func(c *Config) *string { return &c.Postgres })},
 	{Flag: "redis", Env: "TOKENRISK_REDIS", Usage: "Redis URL for the shared cache, rate limits and in-flight dedupe", Commands: []string{CmdServe},
 		bind: str(func(c *Config) *string { return &c.Redis })},
+	{Flag: "limits-fail-open", Env: "TOKENRISK_LIMITS_FAIL_OPEN", Default: "premium", Usage: "comma-separated plans whose per-minute limits fail open (unchecked) while Redis is down; the other plans fail closed to in-process limits", Commands: []string{CmdServe},
+		bind: str(func(c *Config) *string { return &c.LimitsFailOpen })},
 	{Flag: "chains", Env: "TOKENRISK_CHAINS", Usage: "chains file replacing the shipped one (same format)", Commands: []string{CmdServe, CmdScan},
 		bind: str(func(c *Config) *string { return &c.ChainsFile })},
 	{Flag: "plans", Env: "TOKENRISK_PLANS", Usage: "plans file (JSON) replacing the default plans", Commands: []string{CmdServe, CmdKeysCreate, CmdKeysList},
