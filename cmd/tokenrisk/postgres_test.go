@@ -2,14 +2,19 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 )
 
 // postgresDSN returns a DSN on a fresh schema of TOKENRISK_TEST_POSTGRES,
@@ -113,5 +118,192 @@ func TestScaleOutSharesLimits(t *testing.T) {
 	}
 	if r := b.do(t, "GET", "/api/v1/scans", premium, ""); r.status != 200 || !strings.Contains(string(r.body), clean.Address) {
 		t.Errorf("history through the other instance: %d %s", r.status, r.body)
+	}
+}
+
+// viaProxy returns dsn pointed at a proxy of its host, to cut at will.
+func viaProxy(t *testing.T, dsn string) (string, *tcpProxy) {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProxy(t, u.Host)
+	u.Host = p.addr()
+	return u.String(), p
+}
+
+// readiness fetches /readyz.
+func (s *server) readiness(t *testing.T) (int, httpapi.Readiness) {
+	t.Helper()
+	r := s.do(t, "GET", "/readyz", "", "")
+	var rd httpapi.Readiness
+	if err := json.Unmarshal(r.body, &rd); err != nil {
+		t.Fatalf("/readyz: %d %s: %v", r.status, r.body, err)
+	}
+	return r.status, rd
+}
+
+// waitReady polls /readyz until ok holds or the deadline passes.
+func (s *server) waitReady(t *testing.T, what string, ok func(int, httpapi.Readiness) bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		code, rd := s.readiness(t)
+		if ok(code, rd) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz never showed %s: %d %+v", what, code, rd)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// scanID is a 200 answer's scan_id.
+func (r reply) scanID(t *testing.T) string {
+	t.Helper()
+	var rep struct {
+		ScanID string `json:"scan_id"`
+		Cached bool   `json:"cached"`
+	}
+	if r.status != 200 || json.Unmarshal(r.body, &rep) != nil || rep.ScanID == "" {
+		t.Fatalf("want a scan: %d %s", r.status, r.body)
+	}
+	return rep.ScanID
+}
+
+// history lists every scan id of key through s.
+func (s *server) history(t *testing.T, key string) []string {
+	t.Helper()
+	var ids []string
+	path := "/api/v1/scans?limit=100"
+	for {
+		r := s.do(t, "GET", path, key, "")
+		var page struct {
+			Scans []struct {
+				ScanID string `json:"scan_id"`
+			} `json:"scans"`
+			NextCursor *string `json:"next_cursor"`
+		}
+		if r.status != 200 || json.Unmarshal(r.body, &page) != nil {
+			t.Fatalf("history: %d %s", r.status, r.body)
+		}
+		for _, sc := range page.Scans {
+			ids = append(ids, sc.ScanID)
+		}
+		if page.NextCursor == nil {
+			return ids
+		}
+		path = "/api/v1/scans?limit=100&cursor=" + url.QueryEscape(*page.NextCursor)
+	}
+}
+
+// scansToday is the usage counter of key through s.
+func (s *server) scansToday(t *testing.T, key string) int64 {
+	t.Helper()
+	r := s.do(t, "GET", "/api/v1/usage", key, "")
+	var u struct {
+		ScansToday int64 `json:"scans_today"`
+	}
+	if r.status != 200 || json.Unmarshal(r.body, &u) != nil {
+		t.Fatalf("usage: %d %s", r.status, r.body)
+	}
+	return u.ScansToday
+}
+
+func missing(want, got []string) []string {
+	var out []string
+	for _, id := range want {
+		if !slices.Contains(got, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// TestPostgresOutageLosesNoHistory cuts the instance's PostgreSQL mid-test
+// (a TCP proxy in between): scans still answer, /readyz says degraded with
+// the queue, and when the database returns every row and charge is there.
+// Then the database is cut again and the instance stopped: shutdown keeps
+// writing the queue, the database returns within --shutdown-timeout, and
+// an instance started again on the same database lists every scan.
+func TestPostgresOutageLosesNoHistory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the devnet")
+	}
+	dsn, proxy := viaProxy(t, postgresDSN(t))
+	manifest := filepath.Join(t.TempDir(), "devnet.json")
+	env := map[string]string{"TOKENRISK_POSTGRES": dsn, "TOKENRISK_LOG_LEVEL": "info", "TOKENRISK_SHUTDOWN_TIMEOUT": "30s"}
+	s := startServer(t, env, "--devnet-manifest", manifest)
+	premium, free := s.key(t, "premium"), s.key(t, "free")
+	clean, _ := readManifest(t, manifest).Token("clean")
+	var premiumIDs []string
+	scan := func(key string) {
+		t.Helper()
+		id := s.scan(t, key, clean.Address).scanID(t)
+		if key == premium {
+			premiumIDs = append(premiumIDs, id)
+		}
+	}
+	scan(premium)
+	scan(free)
+
+	proxy.cut()
+	for range 4 {
+		scan(premium)
+	}
+	for range 2 {
+		scan(free)
+	}
+	last := premiumIDs[len(premiumIDs)-1]
+	if r := s.do(t, "GET", "/api/v1/scans/"+last, premium, ""); r.status != 200 {
+		t.Errorf("a scan answered while the database is down cannot be read back: %d %s", r.status, r.body)
+	}
+	code, rd := s.readiness(t)
+	q := rd.Backends["history_queue"]
+	if code != 200 || rd.Status != "degraded" || rd.Backends["store"].Status != "degraded" ||
+		q.Status != "degraded" || q.Pending == nil || *q.Pending != 6 {
+		t.Errorf("/readyz with the database down: %d %+v, want 200 degraded with 6 queued", code, rd)
+	}
+	if !strings.Contains(s.stderr.String(), "history write failed; queued for retry") {
+		t.Errorf("the outage is not logged:\n%s", s.stderr.String())
+	}
+
+	proxy.restore()
+	s.waitReady(t, "the queue written", func(code int, rd httpapi.Readiness) bool {
+		return code == 200 && rd.Status == "ready" && *rd.Backends["history_queue"].Pending == 0
+	})
+	if lost := missing(premiumIDs, s.history(t, premium)); len(lost) > 0 {
+		t.Errorf("database back: scans %v not in history", lost)
+	}
+	if n := s.scansToday(t, free); n != 3 {
+		t.Errorf("free key charged %d scans, want 3", n)
+	}
+
+	// Cut again and stop: the queue is written while shutdown waits.
+	proxy.cut()
+	for range 3 {
+		scan(premium)
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- s.stop() }()
+	time.Sleep(time.Second)
+	proxy.restore()
+	if err := <-stopped; err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	if !strings.Contains(s.stderr.String(), `"rows":3`) {
+		t.Errorf("shutdown does not say it wrote the 3 queued rows:\n%s", s.stderr.String())
+	}
+
+	// A restart on the same database lists everything committed.
+	s2 := startServer(t, env)
+	got := s2.history(t, premium)
+	if lost := missing(premiumIDs, got); len(lost) > 0 || len(got) != len(premiumIDs) {
+		t.Errorf("after restart: %d scans listed, want %d; missing %v", len(got), len(premiumIDs), lost)
+	}
+	if n := s2.scansToday(t, free); n != 3 {
+		t.Errorf("after restart: free key charged %d scans, want 3", n)
 	}
 }
