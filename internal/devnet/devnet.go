@@ -343,15 +343,21 @@ func (d *Devnet) Commit() common.Hash {
 	return d.backend.Commit()
 }
 
-// AdjustTime mines an empty block dt later than the head; it fails while
-// transactions are pending.
+// AdjustTime mines the pending transactions, then an empty block dt later
+// than the head. The simulated chain refuses to move time over a block
+// with transactions, and RPC clients may add one at any moment, so it
+// mines and retries a few times before giving up.
 func (d *Devnet) AdjustTime(dt time.Duration) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.backend.AdjustTime(dt); err != nil {
-		return fmt.Errorf("devnet: adjust time: %w", err)
+	var err error
+	for range 5 {
+		d.backend.Commit()
+		if err = d.backend.AdjustTime(dt); err == nil {
+			return nil
+		}
 	}
-	return nil
+	return fmt.Errorf("devnet: adjust time: %w", err)
 }
 
 // Key returns the private key of an account the devnet created and funded
