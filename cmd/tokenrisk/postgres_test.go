@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
+	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
 )
 
 // postgresDSN returns a DSN on a fresh schema of TOKENRISK_TEST_POSTGRES,
@@ -80,44 +82,166 @@ func TestServeOnPostgres(t *testing.T) {
 	}
 }
 
-// TestScaleOutSharesLimits runs two instances on one PostgreSQL and one
-// Redis: a free key's per-minute rate is shared, and history written
-// through one instance is read through the other.
-func TestScaleOutSharesLimits(t *testing.T) {
+// redisURL returns TOKENRISK_TEST_REDIS or skips.
+func redisURL(t *testing.T) string {
+	t.Helper()
+	u := os.Getenv("TOKENRISK_TEST_REDIS")
+	if u == "" {
+		t.Skip("Redis: set TOKENRISK_TEST_REDIS (e.g. redis://127.0.0.1:6379/0) to run")
+	}
+	return u
+}
+
+// TestScaleOut runs two instances on one PostgreSQL and one Redis, the
+// second scanning the first one's devnet node as a remote chain: a free
+// key's per-minute rate holds across both, a scan cached by one is cached
+// on the other, and history written through one is listed and exported
+// through the other.
+func TestScaleOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two servers")
 	}
-	redisURL := os.Getenv("TOKENRISK_TEST_REDIS")
-	if redisURL == "" {
-		t.Skip("Redis: set TOKENRISK_TEST_REDIS (e.g. redis://127.0.0.1:6379/0) to run")
-	}
+	redis := redisURL(t)
 	dsn := postgresDSN(t)
+	manifest := filepath.Join(t.TempDir(), "devnet.json")
+	env := map[string]string{"TOKENRISK_POSTGRES": dsn, "TOKENRISK_REDIS": redis, "TOKENRISK_LOG_LEVEL": "warn"}
+	a := startServer(t, env, "--devnet-manifest", manifest)
+	m := readManifest(t, manifest)
+	envB := maps.Clone(env)
+	envB["TOKENRISK_RPC_DEVNET"] = m.RPCURL // b starts no chain: both scan one node
+	b := startServer(t, envB, "--devnet-manifest", manifest)
+	clean, _ := m.Token("clean")
+	owned, _ := m.Token("clean_owned")
+	free, premium := a.key(t, "free"), b.key(t, "premium")
+
+	// The per-minute rate is one count across instances.
+	for i := range 10 {
+		s := []*server{a, b}[i%2]
+		if r := s.scan(t, free, clean.Address); r.status != 200 {
+			t.Fatalf("free scan %d: %d %s", i+1, r.status, r.body)
+		}
+	}
+	for name, s := range map[string]*server{"a": a, "b": b} {
+		r := s.scan(t, free, clean.Address)
+		if r.status != 429 || r.code() != "rate_limited" || r.header.Get("Retry-After") == "" {
+			t.Errorf("11th free scan in the minute, through %s: %d %s", name, r.status, r.body)
+		}
+	}
+
+	// A result cached by a is cached on b.
+	var first, second struct {
+		ScanID string `json:"scan_id"`
+		Cached bool   `json:"cached"`
+		Chain  string `json:"chain"`
+	}
+	r := a.scan(t, premium, owned.Address)
+	if r.status != 200 || json.Unmarshal(r.body, &first) != nil {
+		t.Fatalf("premium scan through a: %d %s", r.status, r.body)
+	}
+	r = b.scan(t, premium, owned.Address)
+	if r.status != 200 || json.Unmarshal(r.body, &second) != nil {
+		t.Fatalf("premium scan through b: %d %s", r.status, r.body)
+	}
+	if !second.Cached || second.ScanID == first.ScanID || second.Chain != "devnet" {
+		t.Errorf("scan through b after a: cached=%v scan_id %s (a's %s) chain %s; want a cached answer with its own id",
+			second.Cached, second.ScanID, first.ScanID, second.Chain)
+	}
+
+	// History written through a is listed and exported through b, and
+	// the other way round.
+	ids := []string{first.ScanID, second.ScanID}
+	for name, s := range map[string]*server{"a": a, "b": b} {
+		if lost := missing(ids, s.history(t, premium)); len(lost) > 0 {
+			t.Errorf("history through %s lacks %v", name, lost)
+		}
+		for _, format := range []string{"csv", "ndjson"} {
+			r := s.do(t, "GET", "/api/v1/scans/export?format="+format, premium, "")
+			for _, id := range ids {
+				if r.status != 200 || !strings.Contains(string(r.body), id) {
+					t.Errorf("%s export through %s lacks %s: %d %s", format, name, id, r.status, r.body)
+				}
+			}
+		}
+	}
+	if r := a.do(t, "GET", "/api/v1/scans/"+second.ScanID, premium, ""); r.status != 200 {
+		t.Errorf("b's scan read through a: %d %s", r.status, r.body)
+	}
+	for name, s := range map[string]*server{"a": a, "b": b} {
+		code, rd := s.readiness(t)
+		if code != 200 || rd.Status != "ready" || rd.Backends["store"].Kind != "postgres" || rd.Backends["limiter"].Kind != "redis" {
+			t.Errorf("/readyz of %s: %d %+v", name, code, rd)
+		}
+	}
+}
+
+// TestRedisOutageFallsBack cuts the instance's Redis mid-test (a TCP
+// proxy in between): scans go on; the free plan (fail closed) is held to
+// its 10 per minute by in-process limits; pro, configured to fail open,
+// is served unchecked; /readyz and the log say so, and both recover when
+// Redis returns.
+func TestRedisOutageFallsBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the devnet")
+	}
+	u, err := url.Parse(redisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newProxy(t, u.Host)
+	u.Host = proxy.addr()
 	dir := t.TempDir()
 	manifest := filepath.Join(dir, "devnet.json")
-	env := map[string]string{"TOKENRISK_POSTGRES": dsn, "TOKENRISK_REDIS": redisURL, "TOKENRISK_LOG_LEVEL": "warn"}
-	a := startServer(t, env, "--devnet-manifest", manifest)
-	b := startServer(t, env)
+	env := map[string]string{"TOKENRISK_DB": filepath.Join(dir, "t.db"), "TOKENRISK_REDIS": u.String(),
+		"TOKENRISK_LIMITS_FAIL_OPEN": "pro", "TOKENRISK_LOG_LEVEL": "info"}
+	s := startServer(t, env, "--devnet-manifest", manifest)
 	clean, _ := readManifest(t, manifest).Token("clean")
-	free, premium := a.key(t, "free"), a.key(t, "premium")
-	for i := range 10 {
-		s := a
-		if i%2 == 1 {
-			s = b
-		}
-		if r := s.scan(t, free, clean.Address); r.status != 200 {
-			t.Fatalf("scan %d: %d %s", i+1, r.status, r.body)
+	free, pro := s.key(t, "free"), s.key(t, "pro")
+	for range 2 {
+		if r := s.scan(t, free, clean.Address); r.status != 200 || r.header.Get("RateLimit-Remaining") == "" {
+			t.Fatalf("free scan with Redis up: %d %v", r.status, r.header)
 		}
 	}
-	for _, s := range []*server{a, b} {
-		if r := s.scan(t, free, clean.Address); r.status != 429 || r.code() != "rate_limited" {
-			t.Errorf("11th scan across instances: %d %s", r.status, r.body)
+	if r := s.scan(t, pro, clean.Address); r.status != 200 || r.header.Get("RateLimit-Limit") != "60" {
+		t.Fatalf("pro scan with Redis up: %d %v", r.status, r.header)
+	}
+
+	proxy.cut()
+	for i := range 11 {
+		r := s.scan(t, free, clean.Address)
+		want := 200
+		if i == 10 {
+			want = 429
+		}
+		if r.status != want || r.header.Get("RateLimit-Limit") != "10" {
+			t.Fatalf("free scan %d with Redis down: %d %s, want %d under the in-process limit of 10", i+1, r.status, r.body, want)
 		}
 	}
-	if r := a.scan(t, premium, clean.Address); r.status != 200 {
-		t.Fatalf("premium scan: %d", r.status)
+	for i := range 12 {
+		if r := s.scan(t, pro, clean.Address); r.status != 200 || r.header.Get("RateLimit-Limit") != "" {
+			t.Fatalf("pro scan %d with Redis down (fail open): %d %v, want 200 with no RateLimit headers", i+1, r.status, r.header)
+		}
 	}
-	if r := b.do(t, "GET", "/api/v1/scans", premium, ""); r.status != 200 || !strings.Contains(string(r.body), clean.Address) {
-		t.Errorf("history through the other instance: %d %s", r.status, r.body)
+	code, rd := s.readiness(t)
+	if code != 200 || rd.Status != "degraded" || rd.Backends["store"].Status != "ok" {
+		t.Errorf("/readyz with Redis down: %d %+v, want 200 degraded", code, rd)
+	}
+	for _, name := range []string{"cache", "limiter", "dedupe"} {
+		if b := rd.Backends[name]; b.Status != "degraded" || b.Detail == "" {
+			t.Errorf("/readyz %s with Redis down: %+v", name, b)
+		}
+	}
+	if !strings.Contains(s.stderr.String(), "redis rate limiter failing") {
+		t.Errorf("the fallback is not logged:\n%s", s.stderr.String())
+	}
+
+	proxy.restore()
+	time.Sleep(ratelimit.RetryEvery + 100*time.Millisecond)
+	if r := s.scan(t, pro, clean.Address); r.status != 200 || r.header.Get("RateLimit-Limit") != "60" {
+		t.Errorf("pro scan with Redis back: %d %v, want the shared limit again", r.status, r.header)
+	}
+	s.waitReady(t, "ready again", func(code int, rd httpapi.Readiness) bool { return code == 200 && rd.Status == "ready" })
+	if !strings.Contains(s.stderr.String(), "redis rate limiter back") {
+		t.Errorf("the recovery is not logged:\n%s", s.stderr.String())
 	}
 }
 
