@@ -111,3 +111,18 @@ func TestScanCommand(t *testing.T) {
 		t.Errorf("scan printed %q, %v", out, err)
 	}
 }
+
+func TestEmptyExplorerURLDisables(t *testing.T) {
+	t.Setenv("TOKENRISK_SOURCIFY_URL", "")
+	if got := getenv("TOKENRISK_SOURCIFY_URL"); got != "none" {
+		t.Errorf("set-but-empty TOKENRISK_SOURCIFY_URL = %q, want none (disabled)", got)
+	}
+	os.Unsetenv("TOKENRISK_SOURCIFY_URL")
+	if got := getenv("TOKENRISK_SOURCIFY_URL"); got != "" {
+		t.Errorf("unset TOKENRISK_SOURCIFY_URL = %q, want empty (the default endpoint)", got)
+	}
+	t.Setenv("TOKENRISK_ETHERSCAN_URL", "http://127.0.0.1:1/api")
+	if got := getenv("TOKENRISK_ETHERSCAN_URL"); got != "http://127.0.0.1:1/api" {
+		t.Errorf("TOKENRISK_ETHERSCAN_URL = %q", got)
+	}
+}
