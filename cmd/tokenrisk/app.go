@@ -11,7 +11,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/tokenrisk/tokenrisk/internal/auth"
 	"github.com/tokenrisk/tokenrisk/internal/chains"
@@ -86,15 +85,13 @@ func devnetChain(ctx context.Context, cfg *config.Config, log *slog.Logger) (cha
 		if err := json.Unmarshal(data, &m); err != nil {
 			return chains.Chain{}, nil, fmt.Errorf("devnet: decode manifest %s: %w", cfg.DevnetManifest, err)
 		}
-		return manifestChain(m, cfg.DevnetRPC), func() {}, nil
+		return m.Chain(cfg.DevnetRPC), func() {}, nil
 	}
 	log.Info("starting the in-process devnet")
-	start := time.Now()
 	d, err := devnet.Start(ctx, devnet.Options{Logger: log})
 	if err != nil {
 		return chains.Chain{}, nil, fmt.Errorf("devnet: %w", err)
 	}
-	log.Info("devnet ready", "chain_id", d.Manifest().ChainID, "tokens", len(d.Manifest().Tokens), "took", time.Since(start).Round(time.Millisecond).String())
 	if cfg.DevnetManifest != "" {
 		if err := d.Manifest().WriteFile(cfg.DevnetManifest); err != nil {
 			d.Close()
@@ -102,26 +99,6 @@ func devnetChain(ctx context.Context, cfg *config.Config, log *slog.Logger) (cha
 		}
 	}
 	return d.Chain(), func() { d.Close() }, nil
-}
-
-// manifestChain describes a devnet running elsewhere from its manifest,
-// in the same shape as (*devnet.Devnet).Chain.
-func manifestChain(m devnet.Manifest, rpcURL string) chains.Chain {
-	return chains.Chain{
-		Key:     devnet.ChainKey,
-		Kind:    chains.EVM,
-		ChainID: m.ChainID,
-		Native:  "ETH",
-		RPC:     []string{rpcURL},
-		DEXes:   []chains.DEX{{Name: "devnet_v2", Kind: "v2", Factory: m.Factory, FeeBps: 30}},
-		QuoteTokens: []chains.QuoteToken{
-			{Symbol: "WETH", Address: m.WETH, Decimals: 18, Wrapped: true},
-			{Symbol: "USDC", Address: m.USDC, Decimals: 6, USDStable: true},
-		},
-		Lockers:       []chains.NamedAddress{{Name: "Devnet LP Locker", Address: m.Locker}},
-		BurnAddresses: []string{common.Address{}.Hex(), "0x000000000000000000000000000000000000dEaD"},
-		Trusted:       []chains.NamedAddress{{Name: "Wrapped Ether", Address: m.WETH}, {Name: "USD Coin", Address: m.USDC}},
-	}
 }
 
 // upstreamClient is the HTTP client of every adapter: pooled keep-alive
