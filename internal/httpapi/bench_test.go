@@ -16,10 +16,12 @@ import (
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/auth"
+	"github.com/tokenrisk/tokenrisk/internal/cache"
 	"github.com/tokenrisk/tokenrisk/internal/cache/memory"
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/metrics"
+	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
 	ratememory "github.com/tokenrisk/tokenrisk/internal/ratelimit/memory"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
@@ -34,16 +36,31 @@ import (
 // p50/p99 latency.
 func BenchmarkCachedScan(b *testing.B) {
 	for _, plan := range []string{"premium", "pro"} {
-		b.Run(plan, func(b *testing.B) { benchCachedScan(b, plan) })
+		b.Run(plan, func(b *testing.B) { benchCachedScan(b, plan, embeddedBackends(b)) })
 	}
 }
 
-func benchCachedScan(b *testing.B, plan string) {
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{})
+// benchBackends are the store, cache and limiter a benchmark runs on.
+type benchBackends struct {
+	store   store.Store
+	cache   cache.Cache
+	limiter ratelimit.Limiter
+}
+
+// embeddedBackends are the defaults: a SQLite file, in-process cache and
+// limits.
+func embeddedBackends(b *testing.B) benchBackends {
+	b.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
+	return benchBackends{store: st, cache: memory.New(memory.Options{}), limiter: ratememory.New(ratememory.Options{})}
+}
+
+func benchCachedScan(b *testing.B, plan string, be benchBackends) {
+	ctx := context.Background()
+	st := be.store
 	defer st.Close()
 	plans := auth.DefaultPlans()
 	pro := plans["pro"]
@@ -61,13 +78,13 @@ func benchCachedScan(b *testing.B, plan string) {
 	m := metrics.New()
 	engine, err := scan.NewEngine(scan.EngineOptions{
 		Adapters: []scan.Adapter{&fakeAdapter{kind: chains.EVM, assess: okAssessment}}, Registry: reg,
-		Cache: memory.New(memory.Options{}), CacheTTL: time.Hour, Observer: m,
+		Cache: be.cache, CacheTTL: time.Hour, Observer: m,
 	})
 	if err != nil {
 		b.Fatal(err)
 	}
 	api, err := httpapi.NewServer(httpapi.Deps{
-		Scanner: engine, Store: st, Auth: keys, Limiter: ratememory.New(ratememory.Options{}), Metrics: m,
+		Scanner: engine, Store: st, Auth: keys, Limiter: be.limiter, Metrics: m,
 		// The access log is formatted as in production, then discarded.
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
 	})
