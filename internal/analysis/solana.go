@@ -38,6 +38,7 @@ type SolanaLiquidityEvidence struct {
 	MainPool          *string                     `json:"main_pool"`
 	TotalLiquidityUSD *float64                    `json:"total_liquidity_usd"`
 	LPBurnedPct       *float64                    `json:"lp_burned_pct"`
+	LPLockedPct       *float64                    `json:"lp_locked_pct"`
 	BondingCurve      *SolanaBondingCurveEvidence `json:"bonding_curve"`
 	SOLPriceUSD       *float64                    `json:"sol_price_usd"`
 	SOLPriceSource    string                      `json:"sol_price_source,omitempty"`
@@ -331,6 +332,7 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 		addr := ev.Pools[0].Address
 		ev.MainPool = &addr
 		ev.LPBurnedPct = ev.Pools[0].LPBurnedPct
+		ev.LPLockedPct = ev.Pools[0].LPLockedPct
 	}
 	if unvalued > 0 {
 		warnings = append(warnings, fmt.Sprintf("liquidity: %d pool(s) have no USD value (reserves unknown or quote token without an on-chain USD price)", unvalued))
@@ -380,13 +382,25 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 	case valued && unvalued == 0 && total < risk.LowLiquidityUSD:
 		flags = append(flags, risk.NewFlag(risk.LowLiquidity, fmt.Sprintf("Low liquidity: $%.0f", total), fmt.Sprintf("All pools together hold about $%.0f, valued from on-chain prices.", total)).WithValue(solanaRound2(total)))
 	}
+	lpUnknown := false
 	if main >= 0 {
 		mp := ev.Pools[main]
 		switch {
-		case mp.LPBurnedPct != nil && *mp.LPBurnedPct < risk.LPLockedEnoughPct:
-			flags = append(flags, risk.NewFlag(risk.LPNotLocked, fmt.Sprintf("Only %.1f%% of the main pool's LP is burned", *mp.LPBurnedPct), "The rest of the LP tokens of "+mp.Address+" can withdraw the liquidity (no Solana lockers are configured).").WithValue(solanaRound2(*mp.LPBurnedPct)))
 		case mp.LPMint == "":
 			warnings = append(warnings, "liquidity: the main pool ("+mp.DEX+") has position NFTs, not an LP mint; lock state unknown")
+		case mp.LPBurnedPct == nil:
+			// The LP mint could not be read; buildPools warned.
+		case solanaLPSafePct(mp) >= risk.LPLockedEnoughPct:
+			// Burned or locked: nothing to report.
+		case mp.LPUnlockedPct != nil && *mp.LPUnlockedPct > 100-risk.LPLockedEnoughPct:
+			// Wallets hold more than the 10% the threshold allows:
+			// established, whatever the unresolved part turns out to be.
+			safe := solanaLPSafePct(mp)
+			flags = append(flags, risk.NewFlag(risk.LPNotLocked, fmt.Sprintf("%.1f%% of the main pool's LP is held by wallets", *mp.LPUnlockedPct),
+				fmt.Sprintf("Wallets hold %.1f%% of the LP of %s and can withdraw that liquidity; %.1f%% is burned or locked.", *mp.LPUnlockedPct, mp.Address, safe)).WithValue(solanaRound2(safe)))
+		default:
+			warnings = append(warnings, solanaLPUnknownWarning(mp))
+			lpUnknown = true
 		}
 		if mp.OpenTime != nil {
 			age := now.Sub(time.Unix(*mp.OpenTime, 0)).Hours()
@@ -395,13 +409,42 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 			}
 		}
 	}
-	if status == scan.Complete && (!lf.SearchComplete || len(f.Warnings.Liquidity) > 0 || unvalued > 0) {
+	if status == scan.Complete && (!lf.SearchComplete || len(f.Warnings.Liquidity) > 0 || unvalued > 0 || lpUnknown) {
 		status = scan.Partial
 	}
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
 }
 
 func solanaRound2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// solanaLPSafePct is the share of a pool's LP that cannot withdraw
+// liquidity: burned plus held by known lockers.
+func solanaLPSafePct(p SolanaPool) float64 {
+	var safe float64
+	if p.LPBurnedPct != nil {
+		safe += *p.LPBurnedPct
+	}
+	if p.LPLockedPct != nil {
+		safe += *p.LPLockedPct
+	}
+	return safe
+}
+
+// solanaLPUnknownWarning says why a pool's LP lock state is not
+// established.
+func solanaLPUnknownWarning(p SolanaPool) string {
+	if p.LPUnknownPct == nil {
+		return fmt.Sprintf("liquidity: main pool %s: %.1f%% of its LP is burned; who holds the rest was not established (LP holders not listed), so lock state unknown", p.Address, solanaLPSafePct(p))
+	}
+	return fmt.Sprintf("liquidity: main pool %s: %.1f%% of its LP is burned or locked, %.1f%% held by wallets, %.1f%% held by accounts not known as lockers or not listed by the node; lock state unknown", p.Address, solanaLPSafePct(p), solanaPctOr0(p.LPUnlockedPct), *p.LPUnknownPct)
+}
+
+func solanaPctOr0(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
 
 // solanaHolderLabel labels an owner or token account.
 func solanaHolderLabel(f *SolanaFacts, tokenAccount string, owner *string) string {
@@ -628,8 +671,9 @@ func AnalyseSolanaDeployer(f *SolanaFacts) (scan.Section, []string) {
 //     and not provably few holders;
 //   - ownership_renounced: no mint, freeze or extension authority remains
 //     and the metadata is known and immutable (or absent);
-//   - liquidity_locked: the main pool's LP is at least 90% burned, or the
-//     liquidity sits on an active pump.fun curve that no one can withdraw;
+//   - liquidity_locked: at least 90% of the main pool's LP is burned or
+//     held by a configured locker, or the liquidity sits on an active
+//     pump.fun curve that no one can withdraw;
 //   - no_mint: the mint authority is revoked.
 func SolanaChecklist(f *SolanaFacts) scan.Checklist {
 	var c scan.Checklist
@@ -652,7 +696,7 @@ func SolanaChecklist(f *SolanaFacts) scan.Checklist {
 		c.LiquidityLocked = true
 	} else if ls, _ := AnalyseSolanaLiquidity(f, time.Time{}); ls.Evidence != nil {
 		ev := ls.Evidence.(SolanaLiquidityEvidence)
-		c.LiquidityLocked = ev.LPBurnedPct != nil && *ev.LPBurnedPct >= risk.LPLockedEnoughPct
+		c.LiquidityLocked = len(ev.Pools) > 0 && ev.Pools[0].LPBurnedPct != nil && solanaLPSafePct(ev.Pools[0]) >= risk.LPLockedEnoughPct
 	}
 	return c
 }

@@ -281,9 +281,24 @@ type SolanaPool struct {
 
 	// LPMint is the pool's LP mint (Raydium), "" for position-NFT pools.
 	LPMint string `json:"lp_mint,omitempty"`
-	// LPBurnedPct is the share of LP tokens burned; nil when unknown or
-	// the pool has no LP mint.
+	// LPBurnedPct is the share of the LP the pool issued that is out of
+	// reach for good: burned with the token program, or held by a burn
+	// address (the latter only when the LP holders were listed); nil when
+	// unknown or the pool has no LP mint.
 	LPBurnedPct *float64 `json:"lp_burned_pct"`
+	// LPLockedPct is the share held by configured lockers (Raydium Burn &
+	// Earn); LPUnlockedPct the share held by wallets, which can withdraw
+	// it; LPUnknownPct the share whose holder is neither (a program not
+	// known as a locker, or accounts the node did not list). All nil when
+	// the LP holders could not be listed.
+	LPLockedPct   *float64 `json:"lp_locked_pct"`
+	LPUnlockedPct *float64 `json:"lp_unlocked_pct"`
+	LPUnknownPct  *float64 `json:"lp_unknown_pct"`
+	// LPHolders are the largest LP token accounts (at most 10).
+	LPHolders []SolanaLPHolder `json:"lp_holders,omitempty"`
+	// Creator is the pool's creator where the layout records it (Raydium
+	// CPMM, PumpSwap).
+	Creator string `json:"creator,omitempty"`
 	// OpenTime is the pool's open time (unix seconds) where the layout
 	// has one.
 	OpenTime *int64 `json:"open_time,omitempty"`
@@ -298,6 +313,26 @@ type SolanaPool struct {
 	// authority PDA), used to label holders.
 	Authority string `json:"-"`
 }
+
+// SolanaLPHolder is one LP token account of a pool.
+type SolanaLPHolder struct {
+	TokenAccount string  `json:"token_account"`
+	Owner        string  `json:"owner"`
+	Amount       uint64  `json:"amount,string"`
+	SharePct     float64 `json:"share_pct"`
+	// Label is burn, locker, creator (the pool's creator, a wallet),
+	// wallet or program (an unknown program-derived address).
+	Label string `json:"label"`
+}
+
+// LP holder labels.
+const (
+	SolanaLPBurn    = "burn"
+	SolanaLPLocker  = "locker"
+	SolanaLPCreator = "creator"
+	SolanaLPWallet  = "wallet"
+	SolanaLPProgram = "program"
+)
 
 // SolanaBondingCurve is a pump.fun bonding curve account.
 type SolanaBondingCurve struct {

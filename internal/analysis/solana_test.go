@@ -191,7 +191,23 @@ func TestAnalyseSolanaLiquidity(t *testing.T) {
 	}{
 		// 50 000 USDC + 500 tokens at 100 USDC = 100 000 USD.
 		{"deep pool, LP burned", func(f *analysis.SolanaFacts) {}, nil, scan.Complete, solanaFloat(100_000)},
-		{"LP half burned", func(f *analysis.SolanaFacts) { f.Liquidity.Pools[0].LPBurnedPct = solanaFloat(50) }, []string{risk.LPNotLocked}, scan.Complete, solanaFloat(100_000)},
+		{"LP half burned, rest in wallets", func(f *analysis.SolanaFacts) {
+			p := &f.Liquidity.Pools[0]
+			p.LPBurnedPct, p.LPLockedPct, p.LPUnlockedPct, p.LPUnknownPct = solanaFloat(50), solanaFloat(0), solanaFloat(50), solanaFloat(0)
+		}, []string{risk.LPNotLocked}, scan.Complete, solanaFloat(100_000)},
+		{"LP half burned, holders not listed", func(f *analysis.SolanaFacts) { f.Liquidity.Pools[0].LPBurnedPct = solanaFloat(50) }, nil, scan.Partial, solanaFloat(100_000)},
+		{"LP half burned, half locked", func(f *analysis.SolanaFacts) {
+			p := &f.Liquidity.Pools[0]
+			p.LPBurnedPct, p.LPLockedPct, p.LPUnlockedPct, p.LPUnknownPct = solanaFloat(50), solanaFloat(50), solanaFloat(0), solanaFloat(0)
+		}, nil, scan.Complete, solanaFloat(100_000)},
+		{"LP 85% burned, 5% wallets, 10% unknown program", func(f *analysis.SolanaFacts) {
+			p := &f.Liquidity.Pools[0]
+			p.LPBurnedPct, p.LPLockedPct, p.LPUnlockedPct, p.LPUnknownPct = solanaFloat(85), solanaFloat(0), solanaFloat(5), solanaFloat(10)
+		}, nil, scan.Partial, solanaFloat(100_000)},
+		{"LP 80% burned, 11% wallets, 9% unknown program", func(f *analysis.SolanaFacts) {
+			p := &f.Liquidity.Pools[0]
+			p.LPBurnedPct, p.LPLockedPct, p.LPUnlockedPct, p.LPUnknownPct = solanaFloat(80), solanaFloat(0), solanaFloat(11), solanaFloat(9)
+		}, []string{risk.LPNotLocked}, scan.Complete, solanaFloat(100_000)},
 		{"shallow pool", func(f *analysis.SolanaFacts) {
 			f.Liquidity.Pools[0].QuoteReserve = solanaU64(1_000_000_000) // 1 000 USDC
 		}, []string{risk.LowLiquidity}, scan.Complete, solanaFloat(2_000)},

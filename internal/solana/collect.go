@@ -2,6 +2,7 @@ package solana
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strconv"
@@ -15,6 +16,9 @@ import (
 const (
 	signaturePageSize = 1000
 	maxPools          = 40
+	// maxLPListings bounds the pools whose LP holders are listed (two
+	// getProgramAccounts calls each, in round trip 3).
+	maxLPListings = 5
 )
 
 // collector gathers one mint's facts in three sequential round trips:
@@ -53,6 +57,45 @@ type foundPool struct {
 	dex     string
 	address PublicKey
 	state   *PoolState
+}
+
+// lpListing lists one pool's LP token accounts under both token programs
+// (an LP mint's program is only known once it is read).
+type lpListing struct {
+	spl, t22         []programAccount
+	splCall, t22Call *Call
+}
+
+// accounts returns the LP token accounts listed, or an error when either
+// listing failed.
+func (l *lpListing) accounts(lpMint PublicKey) ([]lpAccount, error) {
+	if l.splCall.Err != nil {
+		return nil, l.splCall.Err
+	}
+	if l.t22Call.Err != nil {
+		return nil, l.t22Call.Err
+	}
+	var out []lpAccount
+	seen := map[PublicKey]bool{}
+	for _, pa := range append(append([]programAccount(nil), l.spl...), l.t22...) {
+		addr, err := ParsePublicKey(pa.Pubkey)
+		if err != nil {
+			return nil, fmt.Errorf("LP token account %q: %w", pa.Pubkey, err)
+		}
+		acc, err := pa.Account.decode()
+		if err != nil {
+			return nil, fmt.Errorf("LP token account %s: %w", addr, err)
+		}
+		if len(acc.Data) < tokenAccountSliceLen || PublicKey(acc.Data[:32]) != lpMint {
+			return nil, fmt.Errorf("LP token account %s: not an account of %s", addr, lpMint)
+		}
+		if seen[addr] {
+			continue
+		}
+		seen[addr] = true
+		out = append(out, lpAccount{address: addr, owner: PublicKey(acc.Data[32:64]), amount: binary.LittleEndian.Uint64(acc.Data[64:72])})
+	}
+	return out, nil
 }
 
 func (c *collector) collect(ctx context.Context) (*analysis.SolanaFacts, error) {
@@ -400,6 +443,21 @@ func (c *collector) roundTrip3(ctx context.Context) {
 	}
 
 	calls, accounts := accountsCalls(keys)
+	// Who holds each pool's LP (quote-token pools first): the lock verdict.
+	listings := map[PublicKey]*lpListing{}
+	order := make([]foundPool, len(c.pools))
+	copy(order, c.pools)
+	sort.SliceStable(order, func(i, j int) bool { return c.againstQuote(order[i].state) && !c.againstQuote(order[j].state) })
+	for _, p := range order {
+		if p.state.LPMint == nil || len(listings) == maxLPListings {
+			continue
+		}
+		l := &lpListing{}
+		l.splCall = tokenAccountsOfMintCall(c.cfg.tokenProgram, *p.state.LPMint, true, &l.spl)
+		l.t22Call = tokenAccountsOfMintCall(c.cfg.token2022, *p.state.LPMint, false, &l.t22)
+		listings[p.address] = l
+		calls = append(calls, l.splCall, l.t22Call)
+	}
 	// The first candidate's history (transaction count, first activity)
 	// rides along too.
 	var history *creatorHistory
@@ -448,7 +506,7 @@ func (c *collector) roundTrip3(ctx context.Context) {
 		return accs[i], true
 	}
 
-	c.buildPools(get)
+	c.buildPools(get, listings, accErr)
 	c.buildHolders(get)
 	c.buildCreator(ctx, get, tx, late, history)
 }
@@ -513,7 +571,7 @@ func (c *collector) pageToOldest(ctx context.Context) *lateCreator {
 	return out
 }
 
-func (c *collector) buildPools(get func(PublicKey) (*Account, bool)) {
+func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings map[PublicKey]*lpListing, batchErr error) {
 	f := c.facts
 	for _, p := range c.pools {
 		var quoteDec *uint8
@@ -552,19 +610,13 @@ func (c *collector) buildPools(get func(PublicKey) (*Account, bool)) {
 		if pf.TokenReserve == nil && ok1 && ok2 {
 			f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: vaults missing or malformed; reserves unknown", p.dex, p.address))
 		}
+		if p.state.Creator != nil && !p.state.Creator.IsZero() {
+			pf.Creator = p.state.Creator.String()
+		}
 		if p.state.LPMint != nil && p.state.LPIssued > 0 {
 			if acc, ok := get(*p.state.LPMint); ok && acc != nil {
 				if lm, err := DecodeMint(acc.Data); err == nil {
-					issued := p.state.LPIssued
-					if p.dex == "raydium_cpmm" {
-						// CPMM keeps 100 LP units locked in the pool
-						// forever; they were never minted.
-						issued = satSub(issued, 100)
-					}
-					if issued > 0 {
-						burned := 100 * float64(satSub(issued, lm.Supply)) / float64(issued)
-						pf.LPBurnedPct = &burned
-					}
+					c.lpShares(&pf, p, lm, listings[p.address], batchErr)
 				}
 			}
 		}
@@ -573,6 +625,47 @@ func (c *collector) buildPools(get func(PublicKey) (*Account, bool)) {
 		}
 		f.Liquidity.Pools = append(f.Liquidity.Pools, pf)
 	}
+}
+
+// lpShares fills a pool's LP split from its LP mint and, when listed, its
+// LP holders.
+func (c *collector) lpShares(pf *analysis.SolanaPool, p foundPool, lm *Mint, listing *lpListing, batchErr error) {
+	f := c.facts
+	issued := satSub(p.state.LPIssued, p.state.LPNeverMinted)
+	if p.state.LPNeverMintedPow10 && lm.Decimals < 20 {
+		issued = satSub(issued, pow10(lm.Decimals))
+	}
+	if issued == 0 && lm.Supply == 0 {
+		return
+	}
+	var holders []lpAccount
+	listed := false
+	switch {
+	case listing == nil:
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: LP holders not listed (only %d pools are); lock state unknown", p.dex, p.address, maxLPListings))
+	case batchErr != nil:
+		// Reported with the vaults.
+	default:
+		var err error
+		if holders, err = listing.accounts(*p.state.LPMint); err != nil {
+			f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: LP holders could not be listed: %s", p.dex, p.address, describe(err)))
+		} else {
+			listed = true
+		}
+	}
+	sh := lpSplit(issued, lm.Supply, holders, listed, c.cfg.burns, c.facts.Lockers, p.state.Creator)
+	pf.LPBurnedPct = &sh.burned
+	pf.LPLockedPct, pf.LPUnlockedPct, pf.LPUnknownPct = sh.locked, sh.unlocked, sh.unknown
+	pf.LPHolders = sh.holders
+}
+
+// pow10 is 10^n for n < 20.
+func pow10(n uint8) uint64 {
+	v := uint64(1)
+	for range n {
+		v *= 10
+	}
+	return v
 }
 
 func satSub(a, b uint64) uint64 {

@@ -15,7 +15,7 @@
 //     by discriminator + memcmp), the wSOL/USDC Whirlpools for the SOL price,
 //     getTokenLargestAccounts and getSignaturesForAddress.
 //  3. getMultipleAccounts [pool vaults, LP mints, largest token accounts,
-//     creator candidates] + getTransaction of the mint's oldest signature +
+//     creator candidates] + the pools' LP token accounts + getTransaction of the mint's oldest signature +
 //     getSignaturesForAddress of the creator candidate (its history).
 //
 // Only round trip 1 can fail a scan (upstream_error / upstream_timeout);
@@ -29,10 +29,17 @@
 // USD. Pools are searched only for tokens that are not configured as
 // trusted (USDC, USDT, wSOL have too many pools to list).
 //
-// The LP burned share is the LP the pool has issued (CPMM lp_supply less
-// its 100 locked units, AMM v4 lp_amount) minus the LP mint's supply, over
-// the issued amount: LP tokens destroyed with the token program's burn.
-// LP held by burn addresses or lockers is not resolved.
+// LP lock state: the LP a pool issued (CPMM lp_supply less the 100 units
+// it never mints, AMM v4 lp_amount less the 10^decimals it never mints,
+// PumpSwap lp_supply) minus the LP mint's supply was burned with the token
+// program. Round trip 3 also lists the LP token accounts of up to five
+// pools (getProgramAccounts on both token programs, memcmp on the mint,
+// 72-byte data slices): LP owned by a burn address counts as burned, by a
+// configured locker (Raydium Burn & Earn's lock authority) as locked, by a
+// wallet (on the curve) as unlocked, and by any other program, or not
+// listed at all, as unknown. LP_NOT_LOCKED is raised only when wallets
+// hold more than 10%; an unknown share leaves the verdict open (warning,
+// analysis partial), never a flag nor a "locked".
 //
 // Nodes that refuse batches are detected (a single error object answering
 // a batch) and the calls are then sent one per request, concurrently.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
+	"sort"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 )
@@ -25,6 +27,8 @@ const (
 // (a fixed size, or an Anchor discriminator when the size has changed
 // over upgrades) and where its two mints sit.
 type poolKind struct {
+	// name is the chains.json kind ("raydium_cpmm", …).
+	name        string
 	size        int
 	disc        []byte
 	mintOffsets [2]int
@@ -33,12 +37,12 @@ type poolKind struct {
 
 // poolKinds maps a chains.json DEX kind to its layout.
 var poolKinds = map[string]poolKind{
-	"raydium_amm_v4": {size: raydiumAMMv4Size, mintOffsets: [2]int{400, 432}, decode: DecodeRaydiumAMMv4},
-	"raydium_cpmm":   {size: raydiumCPMMSize, mintOffsets: [2]int{168, 200}, decode: DecodeRaydiumCPMM},
-	"orca_whirlpool": {size: whirlpoolSize, mintOffsets: [2]int{101, 181}, decode: DecodeWhirlpool},
+	"raydium_amm_v4": {name: "raydium_amm_v4", size: raydiumAMMv4Size, mintOffsets: [2]int{400, 432}, decode: DecodeRaydiumAMMv4},
+	"raydium_cpmm":   {name: "raydium_cpmm", size: raydiumCPMMSize, mintOffsets: [2]int{168, 200}, decode: DecodeRaydiumCPMM},
+	"orca_whirlpool": {name: "orca_whirlpool", size: whirlpoolSize, mintOffsets: [2]int{101, 181}, decode: DecodeWhirlpool},
 	// PumpSwap pools grew from 211 to 243 and 300 bytes: matched by
 	// discriminator, not size.
-	"pumpswap": {disc: discPumpSwapPool[:], mintOffsets: [2]int{43, 75}, decode: DecodePumpSwapPool},
+	"pumpswap": {name: "pumpswap", disc: discPumpSwapPool[:], mintOffsets: [2]int{43, 75}, decode: DecodePumpSwapPool},
 }
 
 // anchorDiscriminator is the first 8 bytes of sha256("account:<Name>").
@@ -64,9 +68,17 @@ type PoolState struct {
 	// LPMint is nil for pools without a fungible LP token (Whirlpool).
 	LPMint *PublicKey
 	// LPIssued is the LP amount the pool believes outstanding (CPMM
-	// lp_supply, AMM v4 lp_reserve); comparing it with the LP mint's
-	// supply shows how much was burned.
+	// lp_supply, AMM v4 lp_amount, PumpSwap lp_supply); comparing it with
+	// the LP mint's supply shows how much was burned.
 	LPIssued uint64
+	// LPNeverMinted is the part of LPIssued the program keeps locked at
+	// creation and never mints (CPMM: 100 units); LPNeverMintedPow10 is
+	// set instead when that part is 10^(LP mint decimals) (AMM v4).
+	LPNeverMinted      uint64
+	LPNeverMintedPow10 bool
+	// Creator is the pool's creator where the layout records it (CPMM
+	// pool_creator, PumpSwap creator).
+	Creator *PublicKey
 	// DecimalsA and DecimalsB are stored in the pool where the layout has
 	// them.
 	DecimalsA, DecimalsB *uint8
@@ -118,6 +130,9 @@ func DecodeRaydiumAMMv4(data []byte) (*PoolState, error) {
 	}
 	lp := PublicKey(data[464:496])
 	p.LPMint = &lp
+	// Initialization mints liquidity - 10^lp_decimals to the creator and
+	// records the whole liquidity in lp_amount.
+	p.LPNeverMintedPow10 = true
 	if t := int64(le.Uint64(data[224:])); t > 0 {
 		p.OpenTime = &t
 	}
@@ -144,8 +159,16 @@ func DecodeRaydiumCPMM(data []byte) (*PoolState, error) {
 	}
 	lp := PublicKey(data[136:168])
 	p.LPMint = &lp
-	p.OwedA = satAdd(le.Uint64(data[341:]), le.Uint64(data[357:]))
-	p.OwedB = satAdd(le.Uint64(data[349:]), le.Uint64(data[365:]))
+	// Initialization records the whole liquidity in lp_supply but mints
+	// 100 units less: those stay locked in the pool forever.
+	p.LPNeverMinted = 100
+	creator := PublicKey(data[40:72])
+	p.Creator = &creator
+	// Vault amounts owed to the protocol, the fund and the pool creator
+	// (creator fees since the 2025 upgrade, at 397 and 405) are not
+	// liquidity.
+	p.OwedA = satAdd(satAdd(le.Uint64(data[341:]), le.Uint64(data[357:])), le.Uint64(data[397:]))
+	p.OwedB = satAdd(satAdd(le.Uint64(data[349:]), le.Uint64(data[365:])), le.Uint64(data[405:]))
 	if t := int64(le.Uint64(data[373:])); t > 0 {
 		p.OpenTime = &t
 	}
@@ -187,7 +210,9 @@ func DecodePumpSwapPool(data []byte) (*PoolState, error) {
 		return nil, err
 	}
 	lp := PublicKey(data[107:139])
+	creator := PublicKey(data[11:43])
 	return &PoolState{
+		Creator:  &creator,
 		MintA:    PublicKey(data[43:75]),
 		MintB:    PublicKey(data[75:107]),
 		LPMint:   &lp,
@@ -278,4 +303,73 @@ func poolFacts(dex string, address PublicKey, st *PoolState, mint PublicKey, tok
 		}
 	}
 	return p
+}
+
+// lpAccount is one LP token account: its address, owner and amount.
+type lpAccount struct {
+	address, owner PublicKey
+	amount         uint64
+}
+
+// maxLPHolders bounds the LP holders a pool's evidence lists.
+const maxLPHolders = 10
+
+// lpShares is how a pool's LP divides between burned, locked, wallets and
+// unknown holders, in percent of the LP the pool issued.
+type lpShares struct {
+	burned                    float64
+	locked, unlocked, unknown *float64
+	holders                   []analysis.SolanaLPHolder
+}
+
+// lpSplit divides the LP a pool issued. issued is what the pool records
+// as outstanding less what it never minted; supply is the LP mint's
+// supply; the difference was burned with the token program. When listed
+// is true, holders are every LP token account the node knows: those owned
+// by a burn address count as burned, by a configured locker as locked, by
+// a wallet (an address on the ed25519 curve, which can sign a withdrawal)
+// as unlocked, and by any other program as unknown, as is supply the
+// listing does not account for. When listed is false only the burned
+// share is established.
+func lpSplit(issued, supply uint64, holders []lpAccount, listed bool, burns []string, lockers map[string]string, creator *PublicKey) lpShares {
+	total := max(issued, supply)
+	pct := func(v uint64) float64 { return 100 * float64(v) / float64(total) }
+	out := lpShares{burned: pct(satSub(issued, supply))}
+	if !listed {
+		return out
+	}
+	var burned, locked, unlocked, unknown, seen uint64
+	sort.SliceStable(holders, func(i, j int) bool { return holders[i].amount > holders[j].amount })
+	for _, h := range holders {
+		owner := h.owner.String()
+		label := analysis.SolanaLPProgram
+		switch {
+		case slices.Contains(burns, owner):
+			label = analysis.SolanaLPBurn
+			burned = satAdd(burned, h.amount)
+		case lockers[owner] != "":
+			label = analysis.SolanaLPLocker
+			locked = satAdd(locked, h.amount)
+		case IsOnCurve(h.owner):
+			label = analysis.SolanaLPWallet
+			if creator != nil && h.owner == *creator {
+				label = analysis.SolanaLPCreator
+			}
+			unlocked = satAdd(unlocked, h.amount)
+		default:
+			unknown = satAdd(unknown, h.amount)
+		}
+		seen = satAdd(seen, h.amount)
+		if h.amount > 0 && len(out.holders) < maxLPHolders {
+			out.holders = append(out.holders, analysis.SolanaLPHolder{
+				TokenAccount: h.address.String(), Owner: owner, Amount: h.amount,
+				SharePct: math.Round(pct(h.amount)*100) / 100, Label: label,
+			})
+		}
+	}
+	unknown = satAdd(unknown, satSub(supply, seen))
+	l, u, k := pct(locked), pct(unlocked), pct(unknown)
+	out.burned += pct(burned)
+	out.locked, out.unlocked, out.unknown = &l, &u, &k
+	return out
 }

@@ -421,6 +421,23 @@ func programAccountsCall(program PublicKey, size int, cmps []memcmp, out *[]prog
 	}
 }
 
+// tokenAccountSliceLen is what tokenAccountsOfMintCall asks for of each
+// token account: mint, owner and amount.
+const tokenAccountSliceLen = 72
+
+// tokenAccountsOfMintCall lists the token accounts of mint owned by
+// program (memcmp on the mint at offset 0, plus dataSize 165 when sized:
+// SPL Token accounts have no extensions), each cut to its first 72 bytes.
+func tokenAccountsOfMintCall(program, mint PublicKey, sized bool, out *[]programAccount) *Call {
+	size := 0
+	if sized {
+		size = tokenAccountSize
+	}
+	c := programAccountsCall(program, size, []memcmp{{0, mint[:]}}, out)
+	c.Params[1].(map[string]any)["dataSlice"] = map[string]any{"offset": 0, "length": tokenAccountSliceLen}
+	return c
+}
+
 // largestAccount is one getTokenLargestAccounts entry.
 type largestAccount struct {
 	Address string `json:"address"`

@@ -56,7 +56,8 @@ func TestAssessRaydiumAMMv4Pool(t *testing.T) {
 	putKey(data, 400, usdcMint)
 	putKey(data, 432, mayhemMint)
 	putKey(data, 464, lpMint)
-	binary.LittleEndian.PutUint64(data[720:], 1_000_000_000) // lp_amount
+	// lp_amount: 10^6 (10^lp decimals) of it was never minted.
+	binary.LittleEndian.PutUint64(data[720:], 1_001_000_000)
 	srv.SetAccount(pool, solanatest.Account{Lamports: 6124800, Owner: "675kPX9MHTjS2zt1qfr1NYHuzeLXfQM9H24wFSUt1Mp8", Data: data})
 	// 20 001 USDC (1 owed as PnL) against 1 000 000 tokens: 0.02 USDC each.
 	if err := srv.AddTokenAccount(coinVault, usdcMint, ammAuthority, 20_001_000_000, solanatest.TokenProgram); err != nil {

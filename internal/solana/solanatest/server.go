@@ -359,7 +359,12 @@ func (s *Server) dispatch(rq request) (any, error) {
 		Encoding string `json:"encoding"`
 		Limit    int    `json:"limit"`
 		Before   string `json:"before"`
-		Filters  []struct {
+		// DataSlice cuts each account's data (getProgramAccounts).
+		DataSlice *struct {
+			Offset int `json:"offset"`
+			Length int `json:"length"`
+		} `json:"dataSlice"`
+		Filters []struct {
 			DataSize *int `json:"dataSize"`
 			Memcmp   *struct {
 				Offset int    `json:"offset"`
@@ -435,7 +440,12 @@ func (s *Server) dispatch(rq request) (any, error) {
 					}
 				}
 			}
-			out = append(out, map[string]any{"pubkey": k, "account": s.wire(k)})
+			w := s.wire(k).(map[string]any)
+			if ds := cfg.DataSlice; ds != nil {
+				from, to := min(max(ds.Offset, 0), len(a.Data)), min(max(ds.Offset, 0)+max(ds.Length, 0), len(a.Data))
+				w["data"] = []string{base64.StdEncoding.EncodeToString(a.Data[from:to]), "base64"}
+			}
+			out = append(out, map[string]any{"pubkey": k, "account": w})
 		}
 		return out, nil
 	case "getTokenLargestAccounts":
