@@ -23,6 +23,11 @@ interface ISimV3Pool {
 /// the pool directly, transfers part of it to a second address and sells the
 /// rest back, measuring every step. Nothing here is ever deployed: it runs on
 /// a copy of the chain's state.
+/// @dev It is also the router of the wallet path: a wallet (an address with
+/// no code) sends routeBuy, which pays the pool and swaps to the wallet, and
+/// after the wallet's own transfer to the pool, routeSell, which swaps what
+/// the pool received to the wallet. The token then sees what a router's
+/// trade shows it: the pool and the wallet, with the wallet as tx.origin.
 contract Simulator {
     struct Params {
         address token;
@@ -69,11 +74,32 @@ contract Simulator {
     /// reverts for the token's sake (failures are reported).
     function simulate(Params calldata p) external payable returns (Result memory r) {
         if (p.steps & 1 != 0) {
-            _buy(p, r);
+            _buy(p, r, address(this));
             if (!r.buyOk) return r;
         }
         if (p.steps & 2 != 0) _transferTest(p, r);
         if (p.steps & 4 != 0) _sell(p, r);
+    }
+
+    /// @notice Wallet path, buy: funds p.amountIn of the quote, pays the pool
+    /// and swaps the token to the caller (a wallet, also tx.origin).
+    function routeBuy(Params calldata p) external returns (Result memory r) {
+        _buy(p, r, msg.sender);
+    }
+
+    /// @notice Wallet path, sell: after the caller's own transfer to the
+    /// pool, swaps what the pool received above its reserve to the caller.
+    /// V2-style pools only (a V3 pool pulls the token in its callback).
+    function routeSell(Params calldata p) external returns (Result memory r) {
+        if (p.poolKind != 1) {
+            r.sellError = bytes("simulator: the wallet path sells on V2-style pools only");
+            return r;
+        }
+        uint256 quoteBefore = _balance(p.quote, msg.sender);
+        uint256 g = gasleft();
+        _swapPoolExcess(p, r, msg.sender);
+        r.sellGas = g - gasleft();
+        if (r.sellOk) r.sellReceived = _gain(_balance(p.quote, msg.sender), quoteBefore);
     }
 
     /// @dev Gets p.amountIn of the quote token: wraps native, and when the
@@ -99,39 +125,24 @@ contract Simulator {
         return (_gain(_balance(p.quote, address(this)), before), "");
     }
 
-    function _buy(Params calldata p, Result memory r) private {
+    /// @dev Buys with p.amountIn of the quote; the pool pays `trader`.
+    function _buy(Params calldata p, Result memory r, address trader) private {
         (uint256 quoteIn, bytes memory err) = _fund(p);
         if (quoteIn == 0) {
             r.buyError = err;
             return;
         }
         r.quoteSpent = quoteIn;
-        uint256 before = _balance(p.token, address(this));
+        uint256 before = _balance(p.token, trader);
         uint256 g = gasleft();
         if (p.poolKind == 1) {
             if (!_send(p.quote, p.pool, quoteIn)) {
                 r.buyError = bytes("simulator: quote transfer to pool failed");
                 return;
             }
-            (uint256 rIn, uint256 rOut, bool quoteIs0) = _reserves(p.pool, p.quote);
-            uint256 out = _amountOut(quoteIn, rIn, rOut, p.feeBps);
-            // Full size; then a margin for a pool fee above the configured one;
-            // then a twentieth, under a max-transaction limit.
-            uint256[3] memory tries = [out, (out * 99) / 100, out / 20];
-            for (uint256 i = 0; i < tries.length && !r.buyOk; i++) {
-                if (tries[i] == 0) continue;
-                (bool ok, bytes memory ret) = p.pool.call{gas: p.gasPerStep}(
-                    abi.encodeCall(ISimV2Pair.swap, (quoteIs0 ? 0 : tries[i], quoteIs0 ? tries[i] : 0, address(this), ""))
-                );
-                if (ok) {
-                    r.buyOk = true;
-                    r.buyExpected = tries[i];
-                } else if (i == 0) {
-                    r.buyError = ret;
-                }
-            }
+            _v2Buy(p, r, quoteIn, trader);
         } else {
-            (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.quote, quoteIn, p.gasPerStep);
+            (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.quote, quoteIn, p.gasPerStep, trader);
             r.buyOk = ok;
             r.buyExpected = sent;
             if (!ok) r.buyError = ret;
@@ -139,7 +150,28 @@ contract Simulator {
         r.buyGas = g - gasleft();
         if (r.buyOk) {
             r.buyError = "";
-            r.buyReceived = _gain(_balance(p.token, address(this)), before);
+            r.buyReceived = _gain(_balance(p.token, trader), before);
+        }
+    }
+
+    /// @dev Swaps the quote already paid into a V2 pool for the token, to
+    /// `trader`: full size; then a margin for a pool fee above the
+    /// configured one; then a twentieth, under a max-transaction limit.
+    function _v2Buy(Params calldata p, Result memory r, uint256 quoteIn, address trader) private {
+        (uint256 rIn, uint256 rOut, bool quoteIs0) = _reserves(p.pool, p.quote);
+        uint256 out = _amountOut(quoteIn, rIn, rOut, p.feeBps);
+        uint256[3] memory tries = [out, (out * 99) / 100, out / 20];
+        for (uint256 i = 0; i < tries.length && !r.buyOk; i++) {
+            if (tries[i] == 0) continue;
+            (bool ok, bytes memory ret) = p.pool.call{gas: p.gasPerStep}(
+                abi.encodeCall(ISimV2Pair.swap, (quoteIs0 ? 0 : tries[i], quoteIs0 ? tries[i] : 0, trader, ""))
+            );
+            if (ok) {
+                r.buyOk = true;
+                r.buyExpected = tries[i];
+            } else if (i == 0) {
+                r.buyError = ret;
+            }
         }
     }
 
@@ -177,30 +209,9 @@ contract Simulator {
                 r.sellGas = g - gasleft();
                 return;
             }
-            // What the pool got is its balance above its reserve, read after
-            // the transfer (a token that swaps its own fees mid-transfer
-            // moves the reserves first).
-            (uint256 rIn, uint256 rOut, bool tokenIs0) = _reserves(p.pool, p.token);
-            uint256 got = _gain(_balance(p.token, p.pool), rIn);
-            r.sellPoolReceived = got;
-            uint256 out = _amountOut(got, rIn, rOut, p.feeBps);
-            r.sellExpected = out;
-            uint256[2] memory tries = [out, (out * 99) / 100];
-            for (uint256 i = 0; i < tries.length && !r.sellOk; i++) {
-                if (tries[i] == 0) continue;
-                (bool ok2, bytes memory ret2) = p.pool.call{gas: p.gasPerStep}(
-                    abi.encodeCall(ISimV2Pair.swap, (tokenIs0 ? 0 : tries[i], tokenIs0 ? tries[i] : 0, address(this), ""))
-                );
-                if (ok2) {
-                    r.sellOk = true;
-                    r.sellExpected = tries[i];
-                } else if (i == 0) {
-                    r.sellError = ret2;
-                }
-            }
-            if (out == 0) r.sellError = bytes("simulator: pool received nothing");
+            _swapPoolExcess(p, r, address(this));
         } else {
-            (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.token, r.sellSent, p.gasPerStep);
+            (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.token, r.sellSent, p.gasPerStep, address(this));
             r.sellOk = ok;
             r.sellPoolReceived = ok ? r.sellSent : 0;
             r.sellExpected = sent;
@@ -213,9 +224,37 @@ contract Simulator {
         }
     }
 
-    /// @dev Swaps exact `amountIn` of `payToken` on a V3 pool; returns what the
-    /// pool says it sent.
-    function _v3Swap(address pool, address payToken, uint256 amountIn, uint256 gasCap)
+    /// @dev Swaps what a V2 pool holds of the token above its reserve for the
+    /// quote, paid to `to`. What the pool got is read after the transfer (a
+    /// token that swaps its own fees mid-transfer moves the reserves first).
+    function _swapPoolExcess(Params calldata p, Result memory r, address to) private {
+        (uint256 rIn, uint256 rOut, bool tokenIs0) = _reserves(p.pool, p.token);
+        uint256 got = _gain(_balance(p.token, p.pool), rIn);
+        r.sellPoolReceived = got;
+        uint256 out = _amountOut(got, rIn, rOut, p.feeBps);
+        r.sellExpected = out;
+        if (out == 0) {
+            r.sellError = bytes("simulator: pool received nothing");
+            return;
+        }
+        uint256[2] memory tries = [out, (out * 99) / 100];
+        for (uint256 i = 0; i < tries.length && !r.sellOk; i++) {
+            if (tries[i] == 0) continue;
+            (bool ok, bytes memory ret) = p.pool.call{gas: p.gasPerStep}(
+                abi.encodeCall(ISimV2Pair.swap, (tokenIs0 ? 0 : tries[i], tokenIs0 ? tries[i] : 0, to, ""))
+            );
+            if (ok) {
+                r.sellOk = true;
+                r.sellExpected = tries[i];
+            } else if (i == 0) {
+                r.sellError = ret;
+            }
+        }
+    }
+
+    /// @dev Swaps exact `amountIn` of `payToken` on a V3 pool, paying `to`;
+    /// returns what the pool says it sent.
+    function _v3Swap(address pool, address payToken, uint256 amountIn, uint256 gasCap, address to)
         private
         returns (bool ok, bytes memory ret, uint256 sent)
     {
@@ -227,7 +266,7 @@ contract Simulator {
         (ok, ret) = pool.call{gas: gasCap}(
             abi.encodeCall(
                 ISimV3Pool.swap,
-                (address(this), zeroForOne, int256(amountIn), zeroForOne ? MIN_SQRT_RATIO_PLUS_ONE : MAX_SQRT_RATIO_MINUS_ONE, "")
+                (to, zeroForOne, int256(amountIn), zeroForOne ? MIN_SQRT_RATIO_PLUS_ONE : MAX_SQRT_RATIO_MINUS_ONE, "")
             )
         );
         activePool = address(0);

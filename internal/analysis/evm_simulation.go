@@ -30,6 +30,12 @@ type EVMSimulation struct {
 	Cooldown *bool `json:"cooldown"`
 	// DelayedSellError is the delayed sell's failure, if it failed too.
 	DelayedSellError *string `json:"delayed_sell_error,omitempty"`
+	// Path names what decided can_buy and can_sell: "wallet" (real
+	// transactions from a wallet without code) or "contract" (the
+	// simulator contract alone, where the wallet path could not run).
+	Path string `json:"path,omitempty"`
+	// Notes say where the two paths disagreed or why one did not run.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // AnalyseEVMSimulation raises the honeypot and tax flags from a
@@ -46,12 +52,20 @@ func AnalyseEVMSimulation(sim *EVMSimulation, hasPool bool) ([]risk.Flag, []stri
 		if sim != nil && sim.Error != nil {
 			reason = *sim.Error
 		}
+		warnings := []string{"simulation: " + reason}
+		if sim != nil {
+			for _, n := range sim.Notes {
+				warnings = append(warnings, "simulation: "+n)
+			}
+		}
 		return []risk.Flag{risk.NewFlag(risk.SimulationFailed, "Buy/sell simulation failed",
-				"The honeypot simulation could not be run ("+reason+"); whether the token can be sold is unknown.")},
-			[]string{"simulation: " + reason}
+			"The honeypot simulation could not be run ("+reason+"); whether the token can be sold is unknown.")}, warnings
 	}
 	var flags []risk.Flag
 	var warnings []string
+	for _, n := range sim.Notes {
+		warnings = append(warnings, "simulation: "+n)
+	}
 	reason := ""
 	if sim.Error != nil {
 		reason = " (" + *sim.Error + ")"

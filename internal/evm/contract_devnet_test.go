@@ -47,8 +47,9 @@ func zooToken(t *testing.T, dn *devnet.Devnet, kind string) devnet.ManifestToken
 	return tok
 }
 
-// poolState reads a V2 pair's WETH reserve and the latest block time.
-func poolState(t *testing.T, c *Client, pair, weth common.Address) (*big.Int, uint64) {
+// poolState reads a V2 pair's quote (weth) reserve, its other reserve and
+// the latest block time.
+func poolState(t *testing.T, c *Client, pair, weth common.Address) (*big.Int, *big.Int, uint64) {
 	t.Helper()
 	ctx := context.Background()
 	var t0, res hexutil.Bytes
@@ -68,14 +69,21 @@ func poolState(t *testing.T, c *Client, pair, weth common.Address) (*big.Int, ui
 			t.Fatal(e.Error)
 		}
 	}
-	r := res[32:64]
+	r, other := res[32:64], res[:32]
 	if common.BytesToAddress(t0) == weth {
-		r = res[:32]
+		r, other = other, r
 	}
-	return new(big.Int).SetBytes(r), uint64(head.Time)
+	return new(big.Int).SetBytes(r), new(big.Int).SetBytes(other), uint64(head.Time)
 }
 
 func simulateZoo(t *testing.T, kind string, given ...devnet.ManifestToken) *analysis.EVMSimulation {
+	t.Helper()
+	return simulateZooWith(t, kind, nil, given...)
+}
+
+// simulateZooWith runs the simulation of a zoo (or given) token against
+// its pair; edit, when set, changes the request first.
+func simulateZooWith(t *testing.T, kind string, edit func(*SimulationRequest), given ...devnet.ManifestToken) *analysis.EVMSimulation {
 	t.Helper()
 	dn, c := startContractNet(t)
 	var tok devnet.ManifestToken
@@ -86,11 +94,15 @@ func simulateZoo(t *testing.T, kind string, given ...devnet.ManifestToken) *anal
 	}
 	weth := common.HexToAddress(dn.Manifest().WETH)
 	pair := common.HexToAddress(tok.Pair)
-	reserve, now := poolState(t, c, pair, weth)
-	elems, decode, err := SimulationCall(SimulationRequest{
+	reserve, tokenReserve, now := poolState(t, c, pair, weth)
+	req := SimulationRequest{
 		Token: common.HexToAddress(tok.Address), Pool: pair, PoolKind: "v2", Quote: weth, Wrapped: weth,
-		FeeBps: 30, QuoteReserve: reserve, BlockTime: now, DelayedSell: DefaultDelayedSell,
-	})
+		FeeBps: 30, QuoteReserve: reserve, TokenReserve: tokenReserve, BlockTime: now, DelayedSell: DefaultDelayedSell,
+	}
+	if edit != nil {
+		edit(&req)
+	}
+	elems, decode, err := SimulationCall(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,10 +489,10 @@ func TestSimulationFundsAStableQuote(t *testing.T) {
 	dn, c := startContractNet(t)
 	m := dn.Manifest()
 	weth, usdc, pair := common.HexToAddress(m.WETH), common.HexToAddress(m.USDC), common.HexToAddress(m.USDCPair)
-	usdcReserve, now := poolState(t, c, pair, usdc)
+	usdcReserve, wethReserve, now := poolState(t, c, pair, usdc)
 	elems, decode, err := SimulationCall(SimulationRequest{
 		Token: weth, Pool: pair, PoolKind: "v2", Quote: usdc, Wrapped: weth, FundPool: pair,
-		FeeBps: 30, QuoteReserve: usdcReserve, BlockTime: now, DelayedSell: DefaultDelayedSell,
+		FeeBps: 30, QuoteReserve: usdcReserve, TokenReserve: wethReserve, BlockTime: now, DelayedSell: DefaultDelayedSell,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -509,7 +509,7 @@ func (r *scanRun) simulationRequest() (*Pool, *SimulationRequest) {
 		}
 		req := &SimulationRequest{
 			Token: r.token, Pool: p.Address, PoolKind: kind, Quote: p.QuoteAddress, Wrapped: wa,
-			FeeBps: p.DEX.FeeBps, QuoteReserve: p.QuoteReserve,
+			FeeBps: p.DEX.FeeBps, QuoteReserve: p.QuoteReserve, TokenReserve: p.TokenReserve,
 			BlockTime: s.lens.Timestamp, DelayedSell: DefaultDelayedSell,
 		}
 		if kind == "v3" && p.Report.Fee != nil {

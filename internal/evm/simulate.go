@@ -70,6 +70,10 @@ type SimulationRequest struct {
 	// in quote units, is set.
 	QuoteReserve *big.Int
 	AmountIn     *big.Int
+	// TokenReserve is the pool's token reserve: it quotes the buy for the
+	// wallet path's transfer amounts, so without it (or on a V3 pool)
+	// only the contract simulator runs.
+	TokenReserve *big.Int
 	// StepGas caps each step (DefaultStepGas when zero).
 	StepGas uint64
 	// BlockTime is the latest block's timestamp; with DelayedSell > 0 a
@@ -142,6 +146,7 @@ type simOpts struct {
 type simCallResult struct {
 	ReturnData hexutil.Bytes  `json:"returnData"`
 	Status     hexutil.Uint64 `json:"status"`
+	GasUsed    hexutil.Uint64 `json:"gasUsed"`
 	Error      *struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
@@ -153,10 +158,13 @@ type simBlockResult struct {
 	Calls []simCallResult `json:"calls"`
 }
 
-// SimulationCall builds the simulation's batch elements (one eth_call, and
-// an eth_simulateV1 for the cooldown check when enabled) and the decoder of
-// their results, valid after the batch ran. The decoder never reports a
-// pass it did not observe: what failed is nil plus Error.
+// SimulationCall builds the simulation's batch elements and the decoder of
+// their results, valid after the batch ran: one eth_call of the contract
+// simulator, and one eth_simulateV1 holding the wallet path (V2-style
+// pools with a known token reserve) or, on V3 pools, the contract's
+// buy-now-sell-later cooldown check. The decoder never reports a pass it
+// did not observe: what failed is nil plus Error; see doc.go for how the
+// two paths combine.
 func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.EVMSimulation, error), error) {
 	sim, err := simulatorContract()
 	if err != nil {
@@ -218,8 +226,23 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	out := new(hexutil.Bytes)
 	elems := []rpc.BatchElem{CallElem(CallMsg{From: &origin, To: SimulatorAddress, Gas: callGas, Data: full}, overrides, out)}
 
+	var wallet *walletPlan
+	if kind == 1 {
+		buy, err := sim.ABI.Pack("routeBuy", params(stepBuy))
+		if err != nil {
+			return nil, nil, fmt.Errorf("simulation: pack: %w", err)
+		}
+		sell, err := sim.ABI.Pack("routeSell", params(stepSell))
+		if err != nil {
+			return nil, nil, fmt.Errorf("simulation: pack: %w", err)
+		}
+		wallet = newWalletPlan(req, amount, stepGas, overrides, buy, sell)
+	}
 	var delayed []simBlockResult
-	if req.DelayedSell > 0 && req.BlockTime > 0 {
+	switch {
+	case wallet != nil:
+		elems = append(elems, wallet.elem())
+	case req.DelayedSell > 0 && req.BlockTime > 0:
 		buy, err := pack(stepBuy)
 		if err != nil {
 			return nil, nil, err
@@ -237,25 +260,39 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	}
 
 	decode := func() (*analysis.EVMSimulation, error) {
-		res := &analysis.EVMSimulation{Pool: req.Pool.Hex(), QuoteIn: amount.String()}
-		if err := elems[0].Error; err != nil {
-			msg := "simulation call failed: " + callFailure(err)
-			res.Error = &msg
-			return res, nil
+		res, err := contractOutcome(sim.ABI, req.Pool.Hex(), amount.String(), elems[0], *out)
+		if wallet != nil {
+			w, note := wallet.decode(sim.ABI, elems[1])
+			if w != nil {
+				err = nil // the wallet decides; the contract's failure is noted
+			}
+			return combineSimulations(res, w, note), err
 		}
-		r, err := decodeSimResult(sim.ABI, *out)
-		if err != nil {
-			msg := "simulation result unreadable"
-			res.Error = &msg
-			return res, fmt.Errorf("simulation: %w", err)
-		}
-		fillSimulation(res, r)
-		if len(elems) > 1 && res.CanBuy != nil && *res.CanBuy {
+		if err == nil && len(elems) > 1 && res.CanBuy != nil && *res.CanBuy {
 			applyDelayedSell(sim.ABI, res, elems[1], delayed)
 		}
-		return res, nil
+		res.Path = PathContract
+		return res, err
 	}
 	return elems, decode, nil
+}
+
+// contractOutcome decodes the contract simulator's eth_call.
+func contractOutcome(parsed abi.ABI, pool, quoteIn string, el rpc.BatchElem, out []byte) (*analysis.EVMSimulation, error) {
+	res := &analysis.EVMSimulation{Pool: pool, QuoteIn: quoteIn}
+	if err := el.Error; err != nil {
+		msg := "simulation call failed: " + callFailure(err)
+		res.Error = &msg
+		return res, nil
+	}
+	r, err := decodeSimResult(parsed, out)
+	if err != nil {
+		msg := "simulation result unreadable"
+		res.Error = &msg
+		return res, fmt.Errorf("simulation: %w", err)
+	}
+	fillSimulation(res, r)
+	return res, nil
 }
 
 func decodeSimResult(parsed abi.ABI, data []byte) (*simResult, error) {

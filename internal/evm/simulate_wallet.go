@@ -1,0 +1,374 @@
+package evm
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+)
+
+// SimulationWallet is the throwaway wallet of the wallet path: an address
+// with no code and a native balance by state override, sending real
+// transactions (it is msg.sender and tx.origin, and extcodesize is zero),
+// so anti-bot rules that refuse contracts see an ordinary user.
+var SimulationWallet = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.simulation.wallet"))[12:])
+
+// Simulation paths, reported as EVMSimulation.Path.
+const (
+	PathWallet   = "wallet"
+	PathContract = "contract"
+)
+
+// The wallet cannot compute between its transactions, so it transfers
+// ladders of amounts fixed in advance, each a fraction of the quoted buy.
+// A transfer above the holding reverts and changes nothing; with a ratio
+// above 0.618 a step that succeeds leaves less than the next one, so one
+// sell step succeeds (the balance reads around the ladder measure what
+// really moved).
+var (
+	walletTransferParts = []int64{20, 1000} // the transfer test sends 1/20 of the quote, then 1/1000
+	walletSellSteps     = 12
+	walletSellRatio     = [2]int64{13, 20} // 0.65 per step, from 99.9% down to 0.87%
+)
+
+// walletSell indexes one sell in a block: the holding read before, the
+// transfer ladder to the pool, the holding read after, routeSell.
+type walletSell struct {
+	before, after, route int
+	steps                []int
+}
+
+// walletPlan is the eth_simulateV1 request of the wallet path: block 1
+// buys, tests a transfer and sells; block 2 (one DelayedSell later, when
+// enabled) retries the sell, telling a cooldown from a honeypot.
+type walletPlan struct {
+	blocks       []simBlock
+	buy          int
+	held         int // the wallet's holding after the buy
+	rcptBefore   int
+	xfer         []int
+	rcptAfter    int
+	sell         walletSell
+	later        *walletSell
+	sellLadder   []*big.Int
+	xferSmallest *big.Int
+	out          []simBlockResult
+}
+
+// walletBlock collects one block's calls from the wallet.
+type walletBlock struct{ calls []simCall }
+
+func (b *walletBlock) add(to common.Address, gas uint64, input []byte) int {
+	b.calls = append(b.calls, simCall{From: SimulationWallet, To: to, Gas: hexutil.Uint64(gas), Input: input})
+	return len(b.calls) - 1
+}
+
+func balanceOfInput(holder common.Address) []byte {
+	return append(SelBalanceOf.bytes(), common.LeftPadBytes(holder.Bytes(), 32)...)
+}
+
+func transferInput(to common.Address, amount *big.Int) []byte {
+	out := SelectorOf("transfer(address,uint256)").bytes()
+	out = append(out, common.LeftPadBytes(to.Bytes(), 32)...)
+	return append(out, common.LeftPadBytes(amount.Bytes(), 32)...)
+}
+
+// quoteOut is the constant-product output of amountIn (V2 formula).
+func quoteOut(amountIn, reserveIn, reserveOut *big.Int, feeBps int) *big.Int {
+	if amountIn == nil || reserveIn == nil || reserveOut == nil || feeBps < 0 || feeBps >= 10_000 {
+		return new(big.Int)
+	}
+	in := new(big.Int).Mul(amountIn, big.NewInt(int64(10_000-feeBps)))
+	num := new(big.Int).Mul(in, reserveOut)
+	den := new(big.Int).Add(new(big.Int).Mul(reserveIn, big.NewInt(10_000)), in)
+	if den.Sign() == 0 {
+		return new(big.Int)
+	}
+	return num.Div(num, den)
+}
+
+// newWalletPlan builds the wallet path for a V2-style pool, or nil when
+// the quoted buy is unknown (no token reserve) or rounds to nothing.
+// buyInput and sellInput are the simulator's routeBuy and routeSell calls.
+func newWalletPlan(req SimulationRequest, amount *big.Int, stepGas uint64, overrides StateOverride, buyInput, sellInput []byte) *walletPlan {
+	if req.TokenReserve == nil || req.TokenReserve.Sign() <= 0 || req.QuoteReserve == nil {
+		return nil
+	}
+	expected := quoteOut(amount, req.QuoteReserve, req.TokenReserve, req.FeeBps)
+	pl := &walletPlan{}
+	for i := range walletSellSteps {
+		step := new(big.Int).Mul(expected, big.NewInt(999))
+		step.Mul(step, new(big.Int).Exp(big.NewInt(walletSellRatio[0]), big.NewInt(int64(i)), nil))
+		step.Div(step, new(big.Int).Mul(big.NewInt(1000), new(big.Int).Exp(big.NewInt(walletSellRatio[1]), big.NewInt(int64(i)), nil)))
+		if step.Sign() == 0 {
+			break
+		}
+		pl.sellLadder = append(pl.sellLadder, step)
+	}
+	if len(pl.sellLadder) == 0 {
+		return nil
+	}
+	routeGas := stepGas*4 + 500_000
+	tokenGas := max(stepGas/3, 300_000)
+	const readGas = 200_000
+
+	var b1 walletBlock
+	pl.buy = b1.add(SimulatorAddress, routeGas, buyInput)
+	pl.held = b1.add(req.Token, readGas, balanceOfInput(SimulationWallet))
+	pl.rcptBefore = b1.add(req.Token, readGas, balanceOfInput(SimulationRecipient))
+	for _, part := range walletTransferParts {
+		amt := new(big.Int).Div(expected, big.NewInt(part))
+		if amt.Sign() == 0 {
+			continue
+		}
+		pl.xferSmallest = amt
+		pl.xfer = append(pl.xfer, b1.add(req.Token, tokenGas, transferInput(SimulationRecipient, amt)))
+	}
+	pl.sell.before = b1.add(req.Token, readGas, balanceOfInput(SimulationWallet))
+	pl.rcptAfter = b1.add(req.Token, readGas, balanceOfInput(SimulationRecipient))
+	pl.addSell(&b1, &pl.sell, req.Token, req.Pool, tokenGas, routeGas, sellInput)
+	ov := StateOverride{SimulatorAddress: overrides[SimulatorAddress], SimulationWallet: {Balance: (*hexutil.Big)(big.NewInt(1e18))}}
+	pl.blocks = []simBlock{{StateOverrides: ov, Calls: b1.calls}}
+
+	if req.DelayedSell > 0 && req.BlockTime > 0 {
+		var b2 walletBlock
+		later := &walletSell{before: b2.add(req.Token, readGas, balanceOfInput(SimulationWallet))}
+		pl.addSell(&b2, later, req.Token, req.Pool, tokenGas, routeGas, sellInput)
+		pl.later = later
+		at := req.BlockTime + uint64(req.DelayedSell.Seconds())
+		pl.blocks = append(pl.blocks, simBlock{BlockOverrides: map[string]any{"time": hexutil.Uint64(at)}, Calls: b2.calls})
+	}
+	return pl
+}
+
+// addSell appends the sell ladder, the holding read after it and routeSell.
+func (pl *walletPlan) addSell(b *walletBlock, s *walletSell, token, pool common.Address, tokenGas, routeGas uint64, sellInput []byte) {
+	for _, amt := range pl.sellLadder {
+		s.steps = append(s.steps, b.add(token, tokenGas, transferInput(pool, amt)))
+	}
+	s.after = b.add(token, 200_000, balanceOfInput(SimulationWallet))
+	s.route = b.add(SimulatorAddress, routeGas, sellInput)
+}
+
+// elem is the plan's batch element.
+func (pl *walletPlan) elem() rpc.BatchElem {
+	return rpc.BatchElem{Method: "eth_simulateV1", Args: []any{simOpts{BlockStateCalls: pl.blocks}, "latest"}, Result: &pl.out}
+}
+
+// callWord reads a successful call's first return word.
+func callWord(c simCallResult) (*big.Int, bool) {
+	if c.Status != 1 || len(c.ReturnData) < 32 {
+		return nil, false
+	}
+	return new(big.Int).SetBytes(c.ReturnData[:32]), true
+}
+
+// callFailed describes why a token call did not move anything.
+func callFailed(c simCallResult) string {
+	if c.Status == 1 {
+		return "the transfer returned false"
+	}
+	if c.Error != nil {
+		if data, err := hexutil.Decode(c.Error.Data); err == nil && len(data) > 0 {
+			return RevertReason(data)
+		}
+		if len(c.ReturnData) > 0 {
+			return RevertReason(c.ReturnData)
+		}
+		if c.Error.Message != "" {
+			return SanitiseReason(c.Error.Message)
+		}
+	}
+	return RevertReason(c.ReturnData)
+}
+
+// routeResult decodes a routeBuy/routeSell call (they never revert for
+// the token's sake: a failed call means the path did not run).
+func routeResult(parsed abi.ABI, c simCallResult) (*simResult, error) {
+	if c.Status != 1 {
+		return nil, fmt.Errorf("the router call failed (%s)", callFailed(c))
+	}
+	return decodeSimResult(parsed, c.ReturnData)
+}
+
+// walletSellOutcome is one decoded sell: tried says the holding covered
+// the smallest ladder step (else the sell is untested, not failed).
+type walletSellOutcome struct {
+	tried, ok bool
+	reason    string
+	gas       uint64
+	tax       *float64
+}
+
+func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s walletSell) (walletSellOutcome, error) {
+	before, ok1 := callWord(calls[s.before])
+	after, ok2 := callWord(calls[s.after])
+	if !ok1 || !ok2 {
+		return walletSellOutcome{}, fmt.Errorf("the wallet's balance was unreadable")
+	}
+	route, err := routeResult(parsed, calls[s.route])
+	if err != nil {
+		return walletSellOutcome{}, err
+	}
+	sent := new(big.Int).Sub(before, after)
+	if sent.Sign() <= 0 {
+		if before.Cmp(pl.sellLadder[len(pl.sellLadder)-1]) < 0 {
+			return walletSellOutcome{reason: "the wallet held too little to try the sell"}, nil
+		}
+		return walletSellOutcome{tried: true, reason: "sell failed: " + callFailed(calls[s.steps[len(s.steps)-1]])}, nil
+	}
+	out := walletSellOutcome{tried: true, ok: route.SellOk}
+	if !route.SellOk {
+		out.reason = "sell failed: " + RevertReason(route.SellError)
+		return out, nil
+	}
+	out.gas = uint64(calls[s.route].GasUsed)
+	for _, i := range s.steps {
+		if calls[i].Status == 1 {
+			out.gas += uint64(calls[i].GasUsed)
+			break
+		}
+	}
+	route.SellSent = sent
+	out.tax = sellTax(route)
+	return out, nil
+}
+
+// decode reads the wallet path's answer: nil and the reason when it did
+// not run (no eth_simulateV1, a broken answer, the router failing).
+func (pl *walletPlan) decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSimulation, string) {
+	if el.Error != nil {
+		return nil, "the node did not run eth_simulateV1: " + safeErr(el.Error)
+	}
+	if len(pl.out) != len(pl.blocks) {
+		return nil, fmt.Sprintf("eth_simulateV1 answered %d blocks for %d", len(pl.out), len(pl.blocks))
+	}
+	for i, b := range pl.out {
+		if len(b.Calls) != len(pl.blocks[i].Calls) {
+			return nil, fmt.Sprintf("eth_simulateV1 answered %d calls for %d", len(b.Calls), len(pl.blocks[i].Calls))
+		}
+	}
+	calls := pl.out[0].Calls
+	buy, err := routeResult(parsed, calls[pl.buy])
+	if err != nil {
+		return nil, "the wallet's buy: " + err.Error()
+	}
+	w := &analysis.EVMSimulation{CanBuy: refOf(buy.BuyOk)}
+	if !buy.BuyOk {
+		msg := "buy failed: " + RevertReason(buy.BuyError)
+		w.Error = &msg
+		return w, ""
+	}
+	w.BuyGas = refOf(uint64(calls[pl.buy].GasUsed))
+	w.BuyTax = lossPct(buy.BuyReceived, buy.BuyExpected)
+
+	var errs []string
+	held, ok1 := callWord(calls[pl.held])
+	left, ok2 := callWord(calls[pl.sell.before])
+	r0, ok3 := callWord(calls[pl.rcptBefore])
+	r1, ok4 := callWord(calls[pl.rcptAfter])
+	switch {
+	case !ok1 || !ok2 || !ok3 || !ok4:
+		errs = append(errs, "transfer not measured: a balance was unreadable")
+	case held.Cmp(left) > 0:
+		w.TransferTax = lossPct(new(big.Int).Sub(r1, r0), new(big.Int).Sub(held, left))
+	case pl.xferSmallest == nil || held.Cmp(pl.xferSmallest) < 0:
+		errs = append(errs, "transfer not tried: the wallet held too little")
+	default:
+		errs = append(errs, "transfer failed: "+callFailed(calls[pl.xfer[len(pl.xfer)-1]]))
+	}
+
+	now, err := pl.decodeSell(parsed, calls, pl.sell)
+	switch {
+	case err != nil:
+		errs = append(errs, "sell not measured: "+err.Error())
+	case !now.tried:
+		errs = append(errs, now.reason)
+	case now.ok:
+		w.CanSell, w.SellGas, w.SellTax = refOf(true), refOf(now.gas), now.tax
+		if pl.later != nil {
+			w.Cooldown = refOf(false)
+		}
+	default:
+		w.CanSell = refOf(false)
+		errs = append(errs, now.reason)
+		pl.retryLater(parsed, w, &errs)
+	}
+	if len(errs) > 0 {
+		msg := strings.Join(errs, "; ")
+		w.Error = &msg
+	}
+	return w, ""
+}
+
+// retryLater folds block 2 in after a failed sell: a sell that works one
+// DelayedSell later is a cooldown, not a honeypot.
+func (pl *walletPlan) retryLater(parsed abi.ABI, w *analysis.EVMSimulation, errs *[]string) {
+	if pl.later == nil {
+		return
+	}
+	later, err := pl.decodeSell(parsed, pl.out[1].Calls, *pl.later)
+	switch {
+	case err != nil || !later.tried:
+		return // cooldown unknown
+	case later.ok:
+		w.Cooldown, w.CanSell, w.SellGas, w.SellTax = refOf(true), refOf(true), refOf(later.gas), later.tax
+		(*errs)[len(*errs)-1] = "cooldown: " + (*errs)[len(*errs)-1] + "; the same sell succeeded later"
+	default:
+		w.Cooldown = refOf(false)
+		msg := later.reason
+		w.DelayedSellError = &msg
+	}
+}
+
+// combineSimulations decides between the two paths: the wallet path, when
+// it ran, decides can_buy and can_sell (it trades the way a user does);
+// the contract simulator fills what the wallet could not establish and
+// decides alone when the wallet path did not run. Disagreements are noted.
+func combineSimulations(c, w *analysis.EVMSimulation, walletNote string) *analysis.EVMSimulation {
+	if w == nil {
+		c.Path = PathContract
+		if walletNote != "" {
+			c.Notes = append(c.Notes, "the wallet path did not run ("+walletNote+"); the contract simulator decided")
+		}
+		return c
+	}
+	w.Path, w.Pool, w.QuoteIn = PathWallet, c.Pool, c.QuoteIn
+	contractErr := "no reason"
+	if c.Error != nil {
+		contractErr = *c.Error
+	}
+	switch {
+	case c.CanBuy == nil:
+		w.Notes = append(w.Notes, "the contract simulator did not run ("+contractErr+")")
+	case *w.CanBuy && !*c.CanBuy:
+		w.Notes = append(w.Notes, "a contract buyer was refused ("+contractErr+") but a wallet's buy worked: the token treats contracts differently (an anti-bot rule), not a honeypot")
+	case !*w.CanBuy && *c.CanBuy:
+		w.Notes = append(w.Notes, "a contract buyer could buy but a wallet's buy failed; the wallet decides")
+	}
+	if !*w.CanBuy || c.CanBuy == nil || !*c.CanBuy {
+		return w
+	}
+	switch {
+	case w.CanSell == nil && c.CanSell != nil:
+		w.CanSell, w.SellTax, w.SellGas = c.CanSell, c.SellTax, c.SellGas
+		w.Cooldown, w.DelayedSellError = c.Cooldown, c.DelayedSellError
+		w.Notes = append(w.Notes, "the wallet's sell was not established; the contract simulator's sell decided")
+	case w.CanSell != nil && c.CanSell != nil && *w.CanSell && !*c.CanSell && (w.Cooldown == nil || !*w.Cooldown):
+		w.Notes = append(w.Notes, "a contract seller was refused ("+contractErr+") but a wallet's sell worked: the token treats contracts differently, not a honeypot")
+	case w.CanSell != nil && c.CanSell != nil && !*w.CanSell && *c.CanSell:
+		w.Notes = append(w.Notes, "a contract seller could sell but a wallet's sell failed; the wallet decides")
+	}
+	if w.TransferTax == nil && c.TransferTax != nil {
+		w.TransferTax = c.TransferTax
+		w.Notes = append(w.Notes, "the transfer tax is the contract simulator's measure")
+	}
+	return w
+}
