@@ -74,15 +74,20 @@ const (
 	pumpSupply = 998858000507907
 )
 
+// pumpVaultAmount is the pump mint held by its real CPMM vault.
+const pumpVaultAmount = 95426862199392
+
 // addPumpHolders adds SYNTHETIC token accounts of the pump mint next to
-// its real CPMM vault: a whale (12%), the creator (6%) and a burn (20%).
+// its real CPMM vault: a whale (12%), the creator (6%) and a burn holding
+// the rest, so that the listed accounts hold the whole supply.
 func addPumpHolders(tb testing.TB, srv *solanatest.Server) {
 	tb.Helper()
+	whaleAmt, creatorAmt := uint64(pumpSupply*12/100), uint64(pumpSupply*6/100)
 	for _, h := range []struct {
-		owner string
-		pct   uint64
-	}{{whale, 12}, {creator, 6}, {burnOwner, 20}} {
-		if err := srv.AddTokenAccount(syntheticKey("holder-"+h.owner), pumpMint, h.owner, pumpSupply*h.pct/100, solanatest.Token2022Program); err != nil {
+		owner  string
+		amount uint64
+	}{{whale, whaleAmt}, {creator, creatorAmt}, {burnOwner, pumpSupply - pumpVaultAmount - whaleAmt - creatorAmt}} {
+		if err := srv.AddTokenAccount(syntheticKey("holder-"+h.owner), pumpMint, h.owner, h.amount, solanatest.Token2022Program); err != nil {
 			tb.Fatal(err)
 		}
 	}

@@ -680,8 +680,13 @@ func (c *collector) buildHolders(get func(PublicKey) (*Account, bool)) {
 	if c.largest == nil {
 		return
 	}
-	h := &analysis.SolanaHolderFacts{Complete: len(c.largest) < 20}
+	// Fewer accounts than the node's limit is the whole list only if they
+	// hold the whole supply: a node with an incomplete token index (or
+	// balances the amount field does not show, such as withheld transfer
+	// fees) lists fewer.
+	h := &analysis.SolanaHolderFacts{}
 	unresolved := 0
+	var listed uint64
 	for _, la := range c.largest {
 		amt, err := strconv.ParseUint(la.Amount, 10, 64)
 		if err != nil {
@@ -702,7 +707,14 @@ func (c *collector) buildHolders(get func(PublicKey) (*Account, bool)) {
 		if ta.Owner == nil {
 			unresolved++
 		}
+		listed = satAdd(listed, amt)
 		h.Accounts = append(h.Accounts, ta)
+	}
+	if len(c.largest) < 20 {
+		h.Complete = listed == c.mintData.Supply
+		if !h.Complete {
+			f.Warnings.Holder = append(f.Warnings.Holder, fmt.Sprintf("holders: the node listed %d token accounts holding %s of %d raw units of supply; the list is not the whole set of holders", len(c.largest), strconv.FormatUint(listed, 10), c.mintData.Supply))
+		}
 	}
 	sort.SliceStable(h.Accounts, func(i, j int) bool { return h.Accounts[i].Amount > h.Accounts[j].Amount })
 	if unresolved > 0 {
@@ -796,6 +808,10 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 	switch {
 	case history == nil || history.call.Err != nil:
 		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: creator transaction history unknown")
+	case len(history.sigs) == 0:
+		// A creator signed at least the mint's creation: an empty
+		// history means the node does not keep it.
+		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the node returned no transactions for the creator (history not kept); creator transaction count unknown")
 	case len(history.sigs) >= signaturePageSize:
 		f.Warnings.Deployer = append(f.Warnings.Deployer, fmt.Sprintf("deployer: creator has at least %d transactions; exact count not established", signaturePageSize))
 	default:
