@@ -22,10 +22,10 @@ type Config struct {
 	// Args are the positional arguments left after the flags.
 	Args []string
 
-	Addr           string
-	DB             string
-	Postgres       string
-	Redis          string
+	Addr     string
+	DB       string
+	Postgres string
+	Redis    string
 	// LimitsFailOpen lists the plans whose per-minute limits are not
 	// checked while Redis is down; the others fall back to in-process
 	// limits.
