@@ -490,7 +490,7 @@ func solanaHolders(f *SolanaFacts) []SolanaHolder {
 	if f.Holders == nil {
 		return nil
 	}
-	var out []SolanaHolder
+	out := []SolanaHolder{}
 	byOwner := map[string]int{}
 	for _, a := range f.Holders.Accounts {
 		key := a.Address
@@ -549,7 +549,7 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 			unresolved = true
 		}
 	}
-	if unresolved {
+	if unresolved || f.Holders.Inconsistent {
 		status = scan.Partial
 	}
 	if f.Mint.Supply == 0 {
@@ -572,9 +572,16 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 		}
 	}
 	share := solanaRound2(100 * float64(top10) / float64(f.Mint.Supply))
-	ev.Top10SharePct = &share
-	if share > risk.Top10Pct {
+	switch {
+	case f.Holders.Inconsistent:
+		// A whale listed is a whale; a top-10 share from a list with
+		// holes is not a share.
+		warnings = append(warnings, "holders: top-10 share not established (the node's token index misses accounts)")
+	case share > risk.Top10Pct:
+		ev.Top10SharePct = &share
 		flags = append(flags, risk.NewFlag(risk.Top10Concentrated, fmt.Sprintf("Top 10 holders own %.1f%%", share), "Pools, burns and lockers excluded.").WithValue(share))
+	default:
+		ev.Top10SharePct = &share
 	}
 	if whale != nil {
 		flags = append(flags, risk.NewFlag(risk.WhaleHolder, fmt.Sprintf("One holder owns %.1f%%", *whale.SharePct), whale.Address+" holds more than 10% of the supply.").WithValue(*whale.SharePct))

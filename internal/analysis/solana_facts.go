@@ -352,8 +352,13 @@ type SolanaHolderFacts struct {
 	// from getTokenLargestAccounts).
 	Accounts []SolanaTokenAccount
 	// Complete is true when the node returned fewer accounts than its
-	// limit, so the list is every token account of the mint.
+	// limit and they hold the whole supply, so the list is every token
+	// account of the mint.
 	Complete bool
+	// Inconsistent is true when the node returned fewer accounts than its
+	// limit that do not hold the whole supply: its token index misses
+	// accounts, so even the largest holders are not established.
+	Inconsistent bool
 }
 
 // SolanaTokenAccount is one token account with its owner.

@@ -712,6 +712,7 @@ func (c *collector) buildHolders(get func(PublicKey) (*Account, bool)) {
 	}
 	if len(c.largest) < 20 {
 		h.Complete = listed == c.mintData.Supply
+		h.Inconsistent = !h.Complete
 		if !h.Complete {
 			f.Warnings.Holder = append(f.Warnings.Holder, fmt.Sprintf("holders: the node listed %d token accounts holding %s of %d raw units of supply; the list is not the whole set of holders", len(c.largest), strconv.FormatUint(listed, 10), c.mintData.Supply))
 		}

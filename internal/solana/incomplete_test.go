@@ -35,6 +35,9 @@ func TestAssessIncompleteNode(t *testing.T) {
 			if !supplyZero && (h.HolderCount != nil || hasFlag(got.Holder.Flags, risk.FewHolders)) {
 				t.Errorf("holder count %v, flags %+v: the listed accounts do not hold the supply", h.HolderCount, got.Holder.Flags)
 			}
+			if !supplyZero && (h.Top10SharePct != nil || got.Checklist.HealthyHolders) {
+				t.Errorf("top-10 share %v, healthy_holders %v: not established from a list with holes", h.Top10SharePct, got.Checklist.HealthyHolders)
+			}
 			d := got.Deployer.Evidence.(analysis.SolanaDeployerEvidence)
 			if d.CreatorTxCount != nil || hasFlag(got.Deployer.Flags, risk.CreatorNewWallet) {
 				t.Errorf("creator tx count %v, flags %+v: the node keeps no history", d.CreatorTxCount, got.Deployer.Flags)
