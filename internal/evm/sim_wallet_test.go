@@ -1,0 +1,338 @@
+package evm
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/devnet"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+)
+
+func simFlagCodes(sim *analysis.EVMSimulation) []string {
+	flags, _ := analysis.AnalyseEVMSimulation(sim, true)
+	var codes []string
+	for _, f := range flags {
+		codes = append(codes, f.Code)
+	}
+	return codes
+}
+
+func hasCode(codes []string, code string) bool {
+	for _, c := range codes {
+		if c == code {
+			return true
+		}
+	}
+	return false
+}
+
+// contractOnly turns the wallet path off (the contract simulator decides,
+// as on a node without eth_simulateV1).
+func contractOnly(r *SimulationRequest) { r.TokenReserve = nil }
+
+// TestWalletPathOnAntiBotTokens: tokens that refuse contracts as buyers or
+// sellers trade normally for a wallet, so they are not honeypots, although
+// the contract simulator alone reads them as honeypots; a honeypot that
+// only traps wallets is caught although the contract simulator can sell.
+func TestWalletPathOnAntiBotTokens(t *testing.T) {
+	dn, c := startContractNet(t)
+	tests := []struct {
+		bin string
+		// want are the honeypot flags of the combined verdict, contract
+		// those of the contract simulator alone.
+		want, contract []string
+	}{
+		{bin: "NoContractBuyer.bin", want: nil, contract: []string{risk.HoneypotCannotBuy}},
+		{bin: "OriginOnlySeller.bin", want: nil, contract: []string{risk.HoneypotCannotSell}},
+		{bin: "OriginGuardToken.bin", want: nil, contract: nil},
+		{bin: "WalletTrap.bin", want: []string{risk.HoneypotCannotSell}, contract: nil},
+	}
+	honeypotFlags := func(codes []string) []string {
+		var out []string
+		for _, c := range codes {
+			if strings.HasPrefix(c, "HONEYPOT_") || c == risk.SimulationFailed {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	for _, tt := range tests {
+		t.Run(strings.TrimSuffix(tt.bin, ".bin"), func(t *testing.T) {
+			token, pool := deployWithPool(t, dn, c, tt.bin)
+			tok := devnet.ManifestToken{Address: token.Hex(), Pair: pool.Hex()}
+
+			sim := simulateZoo(t, "", tok)
+			t.Logf("combined: %s", simString(sim))
+			if sim.Path != PathWallet {
+				t.Errorf("path = %q, want %q", sim.Path, PathWallet)
+			}
+			if got := honeypotFlags(simFlagCodes(sim)); !equalCodes(got, tt.want) {
+				t.Errorf("flags = %v, want %v", got, tt.want)
+			}
+			if tt.want == nil && !analysis.EVMNotHoneypot(sim) {
+				t.Errorf("not_honeypot = false, want true")
+			}
+			if tt.want == nil && (sim.SellTax == nil || *sim.SellTax > 1 || sim.BuyTax == nil || *sim.BuyTax > 1) {
+				t.Errorf("buy/sell tax = %s/%s, want both measured and under 1%%", fmtPtr(sim.BuyTax), fmtPtr(sim.SellTax))
+			}
+
+			alone := simulateZooWith(t, "", contractOnly, tok)
+			t.Logf("contract alone: %s", simString(alone))
+			if alone.Path != PathContract {
+				t.Errorf("contract-only path = %q, want %q", alone.Path, PathContract)
+			}
+			if got := honeypotFlags(simFlagCodes(alone)); !equalCodes(got, tt.contract) {
+				t.Errorf("contract-only flags = %v, want %v", got, tt.contract)
+			}
+		})
+	}
+}
+
+func equalCodes(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestScanOfAntiBotTokens scans the anti-bot tokens through the adapter
+// (pools found by the lens, simulation in round trip 2) and checks the
+// report a user sees.
+func TestScanOfAntiBotTokens(t *testing.T) {
+	dn, c := startContractNet(t)
+	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{})
+	for _, tt := range []struct {
+		bin      string
+		honeypot bool
+	}{
+		{"NoContractBuyer.bin", false},
+		{"OriginOnlySeller.bin", false},
+		{"WalletTrap.bin", true},
+	} {
+		t.Run(strings.TrimSuffix(tt.bin, ".bin"), func(t *testing.T) {
+			token, _ := deployWithPool(t, dn, c, tt.bin)
+			r, err := assess(t, ad, token.Hex())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var codes []string
+			for _, f := range r.RiskFlags {
+				codes = append(codes, f.Code)
+			}
+			t.Logf("level %s, flags %v", r.RiskLevel, codes)
+			if got := r.SafetyChecklist.NotHoneypot; got == tt.honeypot {
+				t.Errorf("not_honeypot = %v, want %v", got, !tt.honeypot)
+			}
+			if got := hasCode(codes, risk.HoneypotCannotSell); got != tt.honeypot {
+				t.Errorf("HONEYPOT_CANNOT_SELL = %v, want %v", got, tt.honeypot)
+			}
+			if hasCode(codes, risk.HoneypotCannotBuy) || hasCode(codes, risk.SimulationFailed) {
+				t.Errorf("flags %v: the buy works and the simulation ran", codes)
+			}
+			if tt.honeypot && r.RiskLevel != risk.LevelCritical {
+				t.Errorf("level = %s, want critical", r.RiskLevel)
+			}
+		})
+	}
+}
+
+// noSimulateV1 forwards JSON-RPC to target with eth_simulateV1 renamed,
+// like a node that does not have it.
+func noSimulateV1(t *testing.T, target string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		body = bytes.ReplaceAll(body, []byte(`"eth_simulateV1"`), []byte(`"eth_simulateV0"`))
+		resp, err := http.Post(target, "application/json", bytes.NewReader(body))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.Copy(w, resp.Body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestNodeWithoutSimulateV1: the contract simulator decides alone, says
+// so, and still tells a clean token from a honeypot.
+func TestNodeWithoutSimulateV1(t *testing.T) {
+	dn, _ := startContractNet(t)
+	ch := dn.Chain()
+	ch.RPC = []string{noSimulateV1(t, dn.RPCURL())}
+	ad := NewAdapter(devnetRegistry(t, ch), Options{})
+	for _, tt := range []struct {
+		kind     string
+		honeypot bool
+	}{{"clean", false}, {"honeypot_sell_blocked", true}} {
+		t.Run(tt.kind, func(t *testing.T) {
+			r, err := assess(t, ad, zooToken(t, dn, tt.kind).Address)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.SafetyChecklist.NotHoneypot == tt.honeypot {
+				t.Errorf("not_honeypot = %v, want %v", r.SafetyChecklist.NotHoneypot, !tt.honeypot)
+			}
+			ev, _ := r.LiquidityAnalysis.Evidence.(analysis.EVMLiquidityEvidence)
+			sim, ok := ev.Simulation.(*analysis.EVMSimulation)
+			if !ok || sim == nil {
+				t.Fatalf("no simulation evidence in %T", r.LiquidityAnalysis.Evidence)
+			}
+			if sim.Path != PathContract || len(sim.Notes) == 0 {
+				t.Errorf("path = %q, notes = %v; want the contract path and why", sim.Path, sim.Notes)
+			}
+			if !containsText(r.Warnings, "the wallet path did not run") {
+				t.Errorf("warnings = %v, want one saying the wallet path did not run", r.Warnings)
+			}
+		})
+	}
+}
+
+func containsText(list []string, s string) bool {
+	for _, v := range list {
+		if strings.Contains(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCombineSimulations(t *testing.T) {
+	yes, no := refOf(true), refOf(false)
+	tax := func(v float64) *float64 { return &v }
+	reason := refOf("buy failed: anti-bot: no contracts")
+	tests := []struct {
+		name       string
+		c, w       *analysis.EVMSimulation
+		note       string
+		canBuy     *bool
+		canSell    *bool
+		path       string
+		notHoneypo bool
+		noteHas    string
+	}{
+		{name: "wallet did not run: contract decides", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(0)},
+			note: "method not found", canBuy: yes, canSell: yes, path: PathContract, notHoneypo: true, noteHas: "method not found"},
+		{name: "neither ran", c: &analysis.EVMSimulation{Error: refOf("simulation call failed")}, note: "timeout",
+			path: PathContract, noteHas: "did not run"},
+		{name: "contract refused as buyer, wallet trades", c: &analysis.EVMSimulation{CanBuy: no, Error: reason},
+			w: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(1)}, canBuy: yes, canSell: yes,
+			path: PathWallet, notHoneypo: true, noteHas: "anti-bot"},
+		{name: "wallet cannot sell although the contract can", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(0)},
+			w: &analysis.EVMSimulation{CanBuy: yes, CanSell: no, BuyTax: tax(0)}, canBuy: yes, canSell: no, path: PathWallet, noteHas: "wallet decides"},
+		{name: "wallet cannot buy although the contract can", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes},
+			w: &analysis.EVMSimulation{CanBuy: no}, canBuy: no, path: PathWallet, noteHas: "wallet decides"},
+		{name: "wallet sell untested: the contract's sell decides", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: no, Error: refOf("sell failed")},
+			w: &analysis.EVMSimulation{CanBuy: yes, BuyTax: tax(0)}, canBuy: yes, canSell: no, path: PathWallet, noteHas: "contract simulator's sell decided"},
+		{name: "contract did not run, wallet did", c: &analysis.EVMSimulation{Error: refOf("simulation call failed: out of gas")},
+			w: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(0)}, canBuy: yes, canSell: yes,
+			path: PathWallet, notHoneypo: true, noteHas: "out of gas"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := combineSimulations(tt.c, tt.w, tt.note)
+			checkNilBool(t, "can_buy", got.CanBuy, tt.canBuy)
+			checkNilBool(t, "can_sell", got.CanSell, tt.canSell)
+			if got.Path != tt.path {
+				t.Errorf("path = %q, want %q", got.Path, tt.path)
+			}
+			if analysis.EVMNotHoneypot(got) != tt.notHoneypo {
+				t.Errorf("not_honeypot = %v, want %v (%s)", !tt.notHoneypo, tt.notHoneypo, simString(got))
+			}
+			if !containsText(got.Notes, tt.noteHas) {
+				t.Errorf("notes = %v, want one containing %q", got.Notes, tt.noteHas)
+			}
+			codes := simFlagCodes(got)
+			if got.CanBuy == nil && !hasCode(codes, risk.SimulationFailed) {
+				t.Errorf("flags = %v, want SIMULATION_FAILED when neither path ran", codes)
+			}
+		})
+	}
+}
+
+func checkNilBool(t *testing.T, name string, got, want *bool) {
+	t.Helper()
+	if (got == nil) != (want == nil) || got != nil && *got != *want {
+		t.Errorf("%s = %s, want %s", name, fmtPtr(got), fmtPtr(want))
+	}
+}
+
+// fuzzWalletPlan is a wallet plan for a fixed request, for decoding tests.
+func fuzzWalletPlan(t testing.TB) *walletPlan {
+	t.Helper()
+	sim, err := simulatorContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := newWalletPlan(SimulationRequest{Token: common.HexToAddress("0x01"), Pool: common.HexToAddress("0x02"), FeeBps: 30,
+		QuoteReserve: big.NewInt(1e18), TokenReserve: big.NewInt(1e18), BlockTime: 1, DelayedSell: DefaultDelayedSell},
+		big.NewInt(1e15), DefaultStepGas, StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode}}, nil, nil)
+	if pl == nil {
+		t.Fatal("no wallet plan")
+	}
+	return pl
+}
+
+// FuzzWalletDecode feeds arbitrary eth_simulateV1 answers to the wallet
+// path's decoder: it must not panic, and never report a sell without a buy.
+func FuzzWalletDecode(f *testing.F) {
+	pl := fuzzWalletPlan(f)
+	word := func(v int64) string { return hexutil.Encode(common.LeftPadBytes(big.NewInt(v).Bytes(), 32)) }
+	calls := func(n int, ret string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = `{"status":"0x1","gasUsed":"0x5208","returnData":"` + ret + `"}`
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`[{"calls":[]},{"calls":[]}]`))
+	f.Add([]byte(`[{"calls":` + calls(len(pl.blocks[0].Calls), word(1)) + `},{"calls":` + calls(len(pl.blocks[1].Calls), word(1)) + `}]`))
+	f.Add([]byte(`[{"calls":` + calls(len(pl.blocks[0].Calls), "0x") + `},{"calls":` + calls(len(pl.blocks[1].Calls), "0x") + `}]`))
+	f.Add([]byte(`[{"calls":[{"status":"0x0","error":{"code":3,"message":"execution reverted","data":"0x08c379a0"}}]}]`))
+	sim, err := simulatorContract()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pl := fuzzWalletPlan(t)
+		if json.Unmarshal(data, &pl.out) != nil {
+			return
+		}
+		w, note := pl.decode(sim.ABI, rpc.BatchElem{})
+		if w == nil {
+			if note == "" {
+				t.Error("no result and no reason")
+			}
+			return
+		}
+		if w.CanBuy == nil {
+			t.Errorf("a wallet result without can_buy: %s", simString(w))
+		}
+		if w.CanSell != nil && *w.CanSell && (w.CanBuy == nil || !*w.CanBuy) {
+			t.Errorf("a sell without a buy: %s", simString(w))
+		}
+	})
+}

