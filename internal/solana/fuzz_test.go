@@ -81,15 +81,34 @@ func FuzzDecodeMetaplexMetadata(f *testing.F) {
 	})
 }
 
+// FuzzDecodePools feeds arbitrary bytes (seeded with the real CPMM pool,
+// Whirlpool and bonding curves, a synthetic AMM v4 and PumpSwap layout)
+// to every pool decoder: an error or a pool, never a panic.
 func FuzzDecodePools(f *testing.F) {
-	addSeeds(f, cpmmPool, whirlpool, "BYUfWyh2nqHeM2sQdrwWa8AiePvLAKjYJLiD9g2DwDGf")
-	f.Add(make([]byte, 752))
-	addr := solana.MustPublicKey(cpmmPool)
+	addSeeds(f, cpmmPool, whirlpool, "BYUfWyh2nqHeM2sQdrwWa8AiePvLAKjYJLiD9g2DwDGf", "4sp4hbyfAurnXPvBtkRcSNHnBxDXkfXJjqxeFPszjnMQ")
+	amm := make([]byte, 752)
+	amm[32], amm[40] = 6, 9
+	f.Add(amm)
+	pumpSwap := make([]byte, 300)
+	copy(pumpSwap, []byte{241, 154, 109, 4, 17, 177, 109, 188})
+	f.Add(pumpSwap)
+	f.Add(pumpSwap[:211])
+	decoders := map[string]func([]byte) (*solana.PoolState, error){
+		"raydium_amm_v4": solana.DecodeRaydiumAMMv4,
+		"raydium_cpmm":   solana.DecodeRaydiumCPMM,
+		"orca_whirlpool": solana.DecodeWhirlpool,
+		"pumpswap":       solana.DecodePumpSwapPool,
+	}
+	curve := solana.MustPublicKey("BYUfWyh2nqHeM2sQdrwWa8AiePvLAKjYJLiD9g2DwDGf")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = solana.DecodeRaydiumAMMv4(data)
-		_, _ = solana.DecodeRaydiumCPMM(data)
-		_, _ = solana.DecodeWhirlpool(data)
-		_, _ = solana.DecodePumpSwapPool(data)
-		_, _ = solana.DecodeBondingCurve(data, addr)
+		for name, decode := range decoders {
+			st, err := decode(data)
+			if err == nil && st == nil {
+				t.Fatalf("%s: nil pool without an error", name)
+			}
+		}
+		if bc, err := solana.DecodeBondingCurve(data, curve); err == nil && bc.Address != curve.String() {
+			t.Fatalf("bonding curve decoded at %s", bc.Address)
+		}
 	})
 }

@@ -329,8 +329,8 @@ type lpShares struct {
 // by a burn address count as burned, by a configured locker as locked, by
 // a wallet (an address on the ed25519 curve, which can sign a withdrawal)
 // as unlocked, and by any other program as unknown, as is supply the
-// listing does not account for. When listed is false only the burned
-// share is established.
+// listing does not account for. When listed is false, or the listing
+// holds more than the supply, only the burned share is established.
 func lpSplit(issued, supply uint64, holders []lpAccount, listed bool, burns []string, lockers map[string]string, creator *PublicKey) lpShares {
 	total := max(issued, supply)
 	pct := func(v uint64) float64 { return 100 * float64(v) / float64(total) }
@@ -367,7 +367,12 @@ func lpSplit(issued, supply uint64, holders []lpAccount, listed bool, burns []st
 			})
 		}
 	}
-	unknown = satAdd(unknown, satSub(supply, seen))
+	if seen > supply {
+		// The node lists more LP than was minted: its answer cannot be
+		// trusted to say who holds what.
+		return lpShares{burned: out.burned}
+	}
+	unknown = satAdd(unknown, supply-seen)
 	l, u, k := pct(locked), pct(unlocked), pct(unknown)
 	out.burned += pct(burned)
 	out.locked, out.unlocked, out.unknown = &l, &u, &k
