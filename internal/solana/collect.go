@@ -28,8 +28,9 @@ const (
 //  2. one batch: getProgramAccounts per DEX and mint position, the SOL/USDC
 //     price pools, getTokenLargestAccounts, getSignaturesForAddress;
 //  3. one batch: getMultipleAccounts [pool vaults, LP mints, largest token
-//     accounts, creator] + getTransaction of the oldest signature + the
-//     creator candidate's signatures.
+//     accounts, creator] + the LP token accounts of up to maxLPListings
+//     pools + getTransaction of the oldest signature + the creator
+//     candidate's signatures.
 //
 // Only a failure of round trip 1 fails the scan; later failures leave
 // their analyses partial with warnings.
