@@ -431,3 +431,48 @@ func TestPostgresOutageLosesNoHistory(t *testing.T) {
 		t.Errorf("after restart: free key charged %d scans, want 3", n)
 	}
 }
+
+// TestRedisHangingKeepsScansFast: a Redis that accepts connections and
+// never answers costs scans little: its failures are noticed once and
+// the fallbacks answer meanwhile.
+func TestRedisHangingKeepsScansFast(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the devnet")
+	}
+	u, err := url.Parse(redisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newProxy(t, u.Host)
+	u.Host = proxy.addr()
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "devnet.json")
+	env := map[string]string{"TOKENRISK_DB": filepath.Join(dir, "t.db"), "TOKENRISK_REDIS": u.String(), "TOKENRISK_LOG_LEVEL": "warn"}
+	s := startServer(t, env, "--devnet-manifest", manifest)
+	clean, _ := readManifest(t, manifest).Token("clean")
+	free := s.key(t, "free")
+	if r := s.scan(t, free, clean.Address); r.status != 200 {
+		t.Fatalf("scan with Redis up: %d %s", r.status, r.body)
+	}
+	proxy.hang()
+	var took []time.Duration
+	for i := range 8 {
+		start := time.Now()
+		if r := s.scan(t, free, clean.Address); r.status != 200 {
+			t.Fatalf("scan %d with Redis hanging: %d %s", i+1, r.status, r.body)
+		}
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	t.Logf("scans with Redis hanging: %v", took)
+	if median := took[len(took)/2]; median > 500*time.Millisecond {
+		t.Errorf("median scan with Redis hanging took %v, want under 500ms (times %v)", median, took)
+	}
+	code, rd := s.readiness(t)
+	if code != 200 || rd.Status != "degraded" {
+		t.Errorf("/readyz with Redis hanging: %d %+v", code, rd)
+	}
+	proxy.restore()
+	time.Sleep(2 * time.Second)
+	s.waitReady(t, "ready again", func(code int, rd httpapi.Readiness) bool { return code == 200 && rd.Status == "ready" })
+}

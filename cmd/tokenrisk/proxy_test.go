@@ -9,14 +9,16 @@ import (
 
 // tcpProxy forwards a local port to a backend (PostgreSQL, Redis) and can
 // cut it: every open connection is closed and new ones are closed as soon
-// as they are accepted, as when the backend's host goes away, until it is
-// restored.
+// as they are accepted, as when the backend's host goes away; or hang it:
+// open connections are closed and new ones are accepted but never
+// answered, as when the backend is stuck. restore ends either.
 type tcpProxy struct {
 	ln     net.Listener
 	target string
 
 	mu    sync.Mutex
 	down  bool
+	stuck bool
 	conns map[net.Conn]struct{}
 	wg    sync.WaitGroup
 }
@@ -48,13 +50,21 @@ func (p *tcpProxy) accept() {
 			return
 		}
 		p.mu.Lock()
-		if p.down {
+		if p.down && !p.stuck {
 			p.mu.Unlock()
 			c.Close()
 			continue
 		}
 		p.conns[c] = struct{}{}
+		stuck := p.stuck
 		p.mu.Unlock()
+		if stuck {
+			p.wg.Go(func() { // swallow what is sent, answer nothing
+				defer p.forget(c)
+				_, _ = io.Copy(io.Discard, c)
+			})
+			continue
+		}
 		p.wg.Go(func() { p.pipe(c) })
 	}
 }
@@ -95,10 +105,15 @@ func (p *tcpProxy) forget(c net.Conn) {
 }
 
 // cut closes every connection and refuses new ones.
-func (p *tcpProxy) cut() {
+func (p *tcpProxy) cut() { p.stop(false) }
+
+// hang closes every connection and accepts new ones without answering.
+func (p *tcpProxy) hang() { p.stop(true) }
+
+func (p *tcpProxy) stop(stuck bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.down = true
+	p.down, p.stuck = true, stuck
 	for c := range p.conns {
 		c.Close()
 	}
@@ -108,6 +123,10 @@ func (p *tcpProxy) cut() {
 // restore lets connections through again.
 func (p *tcpProxy) restore() {
 	p.mu.Lock()
-	p.down = false
+	p.down, p.stuck = false, false
+	for c := range p.conns { // the stuck ones
+		c.Close()
+	}
+	clear(p.conns)
 	p.mu.Unlock()
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -87,6 +89,7 @@ func openShared(ctx context.Context, cfg *config.Config, plans auth.Plans, log *
 		opts.MaxRetries = 1
 	}
 	client := goredis.NewClient(opts)
+	client.AddHook(&redisBreaker{})
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx).Err(); err != nil {
@@ -159,11 +162,91 @@ func redisChecks(client *goredis.Client, limiter *ratelimit.Fallback, open []str
 	}
 	return named(func(name string) httpapi.Check {
 		return httpapi.Check{Probe: func(ctx context.Context) httpapi.Backend {
-			err := ping(ctx)
-			if err == nil && !(name == "limiter" && limiter.Degraded()) {
+			var err error
+			if name == "limiter" {
+				err = limiter.Check(ctx) // also ends the fallback once Redis answers
+			} else {
+				err = ping(ctx)
+			}
+			if err == nil {
 				return httpapi.Backend{Kind: "redis", Status: httpapi.BackendOK}
 			}
 			return httpapi.Backend{Kind: "redis", Status: httpapi.BackendDegraded, Detail: fallback[name]}
 		}}
 	}, "cache", "limiter", "dedupe")
+}
+
+// redisPause is how long Redis is not asked again after it could not be
+// reached.
+const redisPause = time.Second
+
+// errRedisPaused is what a command gets while Redis is paused.
+var errRedisPaused = errors.New("redis: not asked (unreachable within the last second)")
+
+// redisBreaker is a go-redis hook that fails commands at once for
+// redisPause after one could not reach Redis (refused, timed out,
+// connection lost), so a stuck Redis costs one timeout per pause rather
+// than one per request: every use of Redis has an in-process fallback.
+// Redis's own error replies do not count.
+type redisBreaker struct {
+	mu    sync.Mutex
+	until time.Time
+}
+
+var _ goredis.Hook = (*redisBreaker)(nil)
+
+func (b *redisBreaker) paused() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return time.Now().Before(b.until)
+}
+
+func (b *redisBreaker) observe(ctx context.Context, err error) {
+	var reply goredis.Error
+	if err == nil || errors.As(err, &reply) || errors.Is(err, errRedisPaused) || ctx.Err() != nil {
+		return
+	}
+	b.mu.Lock()
+	b.until = time.Now().Add(redisPause)
+	b.mu.Unlock()
+}
+
+// DialHook pauses dials.
+func (b *redisBreaker) DialHook(next goredis.DialHook) goredis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if b.paused() {
+			return nil, errRedisPaused
+		}
+		c, err := next(ctx, network, addr)
+		b.observe(ctx, err)
+		return c, err
+	}
+}
+
+// ProcessHook pauses commands.
+func (b *redisBreaker) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
+	return func(ctx context.Context, cmd goredis.Cmder) error {
+		if b.paused() {
+			cmd.SetErr(errRedisPaused)
+			return errRedisPaused
+		}
+		err := next(ctx, cmd)
+		b.observe(ctx, err)
+		return err
+	}
+}
+
+// ProcessPipelineHook pauses pipelines.
+func (b *redisBreaker) ProcessPipelineHook(next goredis.ProcessPipelineHook) goredis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []goredis.Cmder) error {
+		if b.paused() {
+			for _, c := range cmds {
+				c.SetErr(errRedisPaused)
+			}
+			return errRedisPaused
+		}
+		err := next(ctx, cmds)
+		b.observe(ctx, err)
+		return err
+	}
 }

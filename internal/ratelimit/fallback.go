@@ -91,6 +91,20 @@ func (f *Fallback) set(failing bool, err error) {
 	}
 }
 
+// Check asks the primary limiter directly (with a key of its own and a
+// limit no check reaches) and records whether it answered, so /readyz
+// sees a recovery without waiting for a request.
+func (f *Fallback) Check(ctx context.Context) error {
+	_, err := f.primary.Allow(ctx, "ratelimit:check", 1<<40, time.Second)
+	switch {
+	case err == nil:
+		f.set(false, nil)
+	case ctx.Err() == nil:
+		f.set(true, err)
+	}
+	return err
+}
+
 // Degraded reports whether the primary limiter is failing (for /readyz).
 func (f *Fallback) Degraded() bool {
 	f.mu.Lock()

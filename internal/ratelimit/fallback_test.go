@@ -59,13 +59,22 @@ func TestFallback(t *testing.T) {
 	if len(changes) != 1 || changes[0] == nil {
 		t.Errorf("state changes reported: %v, want one failure", changes)
 	}
+	if err := f.Check(ctx); err == nil || !f.Degraded() {
+		t.Errorf("Check with the primary down: %v degraded=%v", err, f.Degraded())
+	}
+	primary.down.Store(false)
+	if err := f.Check(ctx); err != nil || f.Degraded() {
+		t.Errorf("Check with the primary back: %v degraded=%v, want recovered at once", err, f.Degraded())
+	}
+	primary.down.Store(true)
+	f.Allow(ctx, "k", 2, time.Minute)
 	primary.down.Store(false)
 	time.Sleep(ratelimit.RetryEvery + 50*time.Millisecond)
 	if d, err := f.Allow(ctx, "k", 2, time.Minute); err != nil || f.Degraded() || d.Unchecked {
 		t.Errorf("primary back: %v degraded=%v", err, f.Degraded())
 	}
-	if len(changes) != 2 || changes[1] != nil {
-		t.Errorf("state changes reported: %v, want a failure then a recovery", changes)
+	if len(changes) != 4 || changes[1] != nil || changes[2] == nil || changes[3] != nil {
+		t.Errorf("state changes reported: %v, want failure, recovery, failure, recovery", changes)
 	}
 
 	down := &flaky{}
