@@ -20,6 +20,31 @@
 //     creation code (an eth_call without "to" whose constructor returns the
 //     answer); the simulation and probes need overrides, so there they fail
 //     as SIMULATION_FAILED.
+//   - The honeypot simulation has two paths in the same round trip. The
+//     contract path (contracts/src/Simulator.sol placed by state override,
+//     one eth_call) buys, transfers and sells from a contract. The wallet
+//     path (simulate_wallet.go, one eth_simulateV1) sends real transactions
+//     from SimulationWallet, an address with no code: the simulator, as
+//     its router, pays the pool and swaps to the wallet (routeBuy); the
+//     wallet itself transfers to a second wallet and to the pool; the
+//     router swaps what the pool received above its reserve (routeSell),
+//     which is fee-on-transfer safe; balanceOf calls between the steps
+//     measure every tax; a second block one DelayedSell later retries a
+//     failed sell (cooldown). A wallet cannot compute between its
+//     transactions, so it transfers ladders of amounts fixed in advance
+//     from the quoted buy (a step above the holding reverts; the reads
+//     measure what moved). Tokens that refuse contracts (extcodesize,
+//     tx.origin == to, from == tx.origin, tx.origin without code) see an
+//     ordinary user there.
+//   - How they combine: when the wallet path ran it decides can_buy and
+//     can_sell (a wallet that can buy where the contract was refused is
+//     not a honeypot; a wallet that cannot sell is one even when the
+//     contract could); the contract fills what the wallet could not
+//     establish (a sell the wallet held too little to try, the transfer
+//     tax) and decides alone on nodes without eth_simulateV1 and on V3
+//     pools (whose callback the wallet path does not pay). Neither path:
+//     SIMULATION_FAILED. The report's simulation.path names the decider
+//     and simulation.notes every disagreement, also as warnings.
 //   - USD values come only from the chain's own pools: stables are 1 USD, a
 //     volatile quote token is priced by its deepest V2-style pool against a
 //     stable (V3 balances are not a price). A pool is worth twice its quote

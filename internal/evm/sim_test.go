@@ -281,7 +281,8 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(w, resp.Body)
 }
 
-// dropCallOverrides removes every eth_call's parameters after the block.
+// dropCallOverrides removes every eth_call's parameters after the block
+// and every eth_simulateV1 block's state overrides.
 func dropCallOverrides(body []byte) []byte {
 	var reqs []map[string]json.RawMessage
 	single := false
@@ -296,6 +297,19 @@ func dropCallOverrides(body []byte) []byte {
 		var method string
 		_ = json.Unmarshal(r["method"], &method)
 		var params []json.RawMessage
+		if method == "eth_simulateV1" && json.Unmarshal(r["params"], &params) == nil && len(params) > 0 {
+			var opts map[string]json.RawMessage
+			var blocks []map[string]json.RawMessage
+			if json.Unmarshal(params[0], &opts) == nil && json.Unmarshal(opts["blockStateCalls"], &blocks) == nil {
+				for _, b := range blocks {
+					delete(b, "stateOverrides")
+				}
+				opts["blockStateCalls"], _ = json.Marshal(blocks)
+				params[0], _ = json.Marshal(opts)
+				r["params"], _ = json.Marshal(params)
+			}
+			continue
+		}
 		if method != "eth_call" || json.Unmarshal(r["params"], &params) != nil || len(params) <= 2 {
 			continue
 		}
