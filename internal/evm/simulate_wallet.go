@@ -116,7 +116,7 @@ func newWalletPlan(req SimulationRequest, amount *big.Int, stepGas uint64, overr
 		return nil
 	}
 	routeGas := stepGas*4 + 500_000
-	tokenGas := max(stepGas/3, 300_000)
+	tokenGas := stepGas // a wallet sets its gas by estimate: as much as a contract step
 	const readGas = 200_000
 
 	var b1 walletBlock
