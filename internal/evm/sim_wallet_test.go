@@ -336,3 +336,48 @@ func FuzzWalletDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestWalletSellLadder: against a token that reverts a transfer above the
+// holding, the ladder sells at least 65% of any holding from the smallest
+// step up to the quoted buy (the first step that fits), never more than
+// the holding.
+func TestWalletSellLadder(t *testing.T) {
+	pl := fuzzWalletPlan(t)
+	ladder := pl.sellLadder
+	smallest, largest := ladder[len(ladder)-1], ladder[0]
+	frac := func(num, den int64) *big.Int {
+		return new(big.Int).Div(new(big.Int).Mul(largest, big.NewInt(num)), big.NewInt(den))
+	}
+	tests := map[string]*big.Int{
+		"the smallest step":               smallest,
+		"just under a step":               new(big.Int).Sub(ladder[3], big.NewInt(1)),
+		"exactly a step":                  ladder[5],
+		"a 60% buy tax":                   frac(4, 10),
+		"the whole quoted buy":            frac(1000, 999),
+		"a twentieth of the buy, 90% tax": frac(1, 200),
+		"a twentieth of the buy, 96% tax": frac(1, 500),
+		"more than the quote (1.5x)":      frac(3, 2),
+	}
+	for name, holding := range tests {
+		t.Run(name, func(t *testing.T) {
+			left, sold, moves := new(big.Int).Set(holding), new(big.Int), 0
+			for _, step := range ladder {
+				if step.Cmp(left) <= 0 {
+					left.Sub(left, step)
+					sold.Add(sold, step)
+					moves++
+				}
+			}
+			if moves == 0 {
+				t.Fatalf("no step fits a holding of %s (smallest step %s)", holding, smallest)
+			}
+			base := holding
+			if base.Cmp(largest) > 0 {
+				base = largest
+			}
+			if share, _ := new(big.Rat).SetFrac(sold, base).Float64(); share < 0.65 {
+				t.Errorf("sold %.3f of the holding, want at least 0.65", share)
+			}
+		})
+	}
+}

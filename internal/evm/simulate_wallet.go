@@ -28,15 +28,20 @@ const (
 
 // The wallet cannot compute between its transactions, so it transfers
 // ladders of amounts fixed in advance, each a fraction of the quoted buy.
-// A transfer above the holding reverts and changes nothing; with a ratio
-// above 0.618 a step that succeeds leaves less than the next one, so one
-// sell step succeeds (the balance reads around the ladder measure what
-// really moved).
-var (
-	walletTransferParts = []int64{20, 1000} // the transfer test sends 1/20 of the quote, then 1/1000
-	walletSellSteps     = 12
-	walletSellRatio     = [2]int64{13, 20} // 0.65 per step, from 99.9% down to 0.87%
+// A transfer above the holding reverts and changes nothing, so the first
+// step that fits sells at least 65% of the holding, and smaller steps may
+// follow it; the balance reads around the ladder measure what really
+// moved, however many steps did.
+const (
+	walletSellSteps = 16 // from 99.9% of the quoted buy down to 0.16%
+	walletSellNum   = 13 // each step is 13/20 = 0.65 of the one before
+	walletSellDen   = 20
+	walletReadGas   = 200_000
 )
+
+// walletTransferParts: the transfer test sends 1/20 of the quoted buy,
+// then 1/1000 (which still fits when the buy was taxed or cut short).
+var walletTransferParts = []int64{20, 1000}
 
 // walletSell indexes one sell in a block: the holding read before, the
 // transfer ladder to the pool, the holding read after, routeSell.
@@ -105,8 +110,8 @@ func newWalletPlan(req SimulationRequest, amount *big.Int, stepGas uint64, overr
 	pl := &walletPlan{}
 	for i := range walletSellSteps {
 		step := new(big.Int).Mul(expected, big.NewInt(999))
-		step.Mul(step, new(big.Int).Exp(big.NewInt(walletSellRatio[0]), big.NewInt(int64(i)), nil))
-		step.Div(step, new(big.Int).Mul(big.NewInt(1000), new(big.Int).Exp(big.NewInt(walletSellRatio[1]), big.NewInt(int64(i)), nil)))
+		step.Mul(step, new(big.Int).Exp(big.NewInt(walletSellNum), big.NewInt(int64(i)), nil))
+		step.Div(step, new(big.Int).Mul(big.NewInt(1000), new(big.Int).Exp(big.NewInt(walletSellDen), big.NewInt(int64(i)), nil)))
 		if step.Sign() == 0 {
 			break
 		}
@@ -117,12 +122,11 @@ func newWalletPlan(req SimulationRequest, amount *big.Int, stepGas uint64, overr
 	}
 	routeGas := stepGas*4 + 500_000
 	tokenGas := stepGas // a wallet sets its gas by estimate: as much as a contract step
-	const readGas = 200_000
 
 	var b1 walletBlock
 	pl.buy = b1.add(SimulatorAddress, routeGas, buyInput)
-	pl.held = b1.add(req.Token, readGas, balanceOfInput(SimulationWallet))
-	pl.rcptBefore = b1.add(req.Token, readGas, balanceOfInput(SimulationRecipient))
+	pl.held = b1.add(req.Token, walletReadGas, balanceOfInput(SimulationWallet))
+	pl.rcptBefore = b1.add(req.Token, walletReadGas, balanceOfInput(SimulationRecipient))
 	for _, part := range walletTransferParts {
 		amt := new(big.Int).Div(expected, big.NewInt(part))
 		if amt.Sign() == 0 {
@@ -131,15 +135,15 @@ func newWalletPlan(req SimulationRequest, amount *big.Int, stepGas uint64, overr
 		pl.xferSmallest = amt
 		pl.xfer = append(pl.xfer, b1.add(req.Token, tokenGas, transferInput(SimulationRecipient, amt)))
 	}
-	pl.sell.before = b1.add(req.Token, readGas, balanceOfInput(SimulationWallet))
-	pl.rcptAfter = b1.add(req.Token, readGas, balanceOfInput(SimulationRecipient))
+	pl.sell.before = b1.add(req.Token, walletReadGas, balanceOfInput(SimulationWallet))
+	pl.rcptAfter = b1.add(req.Token, walletReadGas, balanceOfInput(SimulationRecipient))
 	pl.addSell(&b1, &pl.sell, req.Token, req.Pool, tokenGas, routeGas, sellInput)
 	ov := StateOverride{SimulatorAddress: overrides[SimulatorAddress], SimulationWallet: {Balance: (*hexutil.Big)(big.NewInt(1e18))}}
 	pl.blocks = []simBlock{{StateOverrides: ov, Calls: b1.calls}}
 
 	if req.DelayedSell > 0 && req.BlockTime > 0 {
 		var b2 walletBlock
-		later := &walletSell{before: b2.add(req.Token, readGas, balanceOfInput(SimulationWallet))}
+		later := &walletSell{before: b2.add(req.Token, walletReadGas, balanceOfInput(SimulationWallet))}
 		pl.addSell(&b2, later, req.Token, req.Pool, tokenGas, routeGas, sellInput)
 		pl.later = later
 		at := req.BlockTime + uint64(req.DelayedSell.Seconds())
@@ -153,7 +157,7 @@ func (pl *walletPlan) addSell(b *walletBlock, s *walletSell, token, pool common.
 	for _, amt := range pl.sellLadder {
 		s.steps = append(s.steps, b.add(token, tokenGas, transferInput(pool, amt)))
 	}
-	s.after = b.add(token, 200_000, balanceOfInput(SimulationWallet))
+	s.after = b.add(token, walletReadGas, balanceOfInput(SimulationWallet))
 	s.route = b.add(SimulatorAddress, routeGas, sellInput)
 }
 
