@@ -82,3 +82,27 @@ func TestAnalyseEVMSimulationNamesAMissingCooldownCheck(t *testing.T) {
 		t.Errorf("warnings = %q after the delayed sell ran", warnings)
 	}
 }
+
+// TestAnalyseEVMSimulationReportsNotes: the paths' notes (a disagreement,
+// a path that did not run) reach the warnings, also beside a failure.
+func TestAnalyseEVMSimulationReportsNotes(t *testing.T) {
+	note := "a contract buyer was refused (buy failed) but a wallet's buy worked"
+	failed := "simulation call failed"
+	tests := map[string]*EVMSimulation{
+		"a wallet verdict": {CanBuy: evmBoolPtr(true), CanSell: evmBoolPtr(true), BuyTax: evmF(0), SellTax: evmF(0), TransferTax: evmF(0),
+			Path: "wallet", Notes: []string{note}},
+		"neither path ran": {Error: &failed, Path: "contract", Notes: []string{note}},
+	}
+	for name, sim := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, warnings := AnalyseEVMSimulation(sim, true)
+			found := false
+			for _, w := range warnings {
+				found = found || w == "simulation: "+note
+			}
+			if !found {
+				t.Errorf("warnings = %q, want the note", warnings)
+			}
+		})
+	}
+}
