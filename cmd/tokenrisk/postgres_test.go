@@ -476,3 +476,57 @@ func TestRedisHangingKeepsScansFast(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	s.waitReady(t, "ready again", func(code int, rd httpapi.Readiness) bool { return code == 200 && rd.Status == "ready" })
 }
+
+// TestPostgresHangingKeepsScansFast: a PostgreSQL that accepts
+// connections and never answers costs one bounded wait; the scans after
+// it answer at once (keys and quotas from what the instance knows,
+// history queued), and every row is written when it answers again.
+func TestPostgresHangingKeepsScansFast(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the devnet")
+	}
+	dsn, proxy := viaProxy(t, postgresDSN(t))
+	manifest := filepath.Join(t.TempDir(), "devnet.json")
+	env := map[string]string{"TOKENRISK_POSTGRES": dsn, "TOKENRISK_LOG_LEVEL": "warn"}
+	s := startServer(t, env, "--devnet-manifest", manifest)
+	premium, free := s.key(t, "premium"), s.key(t, "free")
+	clean, _ := readManifest(t, manifest).Token("clean")
+	ids := []string{s.scan(t, premium, clean.Address).scanID(t)}
+	s.scan(t, free, clean.Address).scanID(t)
+
+	proxy.hang()
+	var took []time.Duration
+	for range 4 {
+		for _, key := range []string{premium, free} {
+			start := time.Now()
+			id := s.scan(t, key, clean.Address).scanID(t)
+			took = append(took, time.Since(start))
+			if key == premium {
+				ids = append(ids, id)
+			}
+		}
+	}
+	slices.Sort(took)
+	t.Logf("scans with PostgreSQL hanging: %v", took)
+	if median := took[len(took)/2]; median > 500*time.Millisecond {
+		t.Errorf("median scan with PostgreSQL hanging took %v, want under 500ms", median)
+	}
+	if slow := took[len(took)-1]; slow > 8*time.Second {
+		t.Errorf("slowest scan with PostgreSQL hanging took %v, want one bounded wait", slow)
+	}
+	start := time.Now()
+	if code, rd := s.readiness(t); code != 200 || rd.Status != "degraded" || time.Since(start) > 3*time.Second {
+		t.Errorf("/readyz with PostgreSQL hanging: %d %+v after %v", code, rd, time.Since(start))
+	}
+
+	proxy.restore()
+	s.waitReady(t, "the queue written", func(code int, rd httpapi.Readiness) bool {
+		return code == 200 && rd.Status == "ready" && *rd.Backends["history_queue"].Pending == 0
+	})
+	if lost := missing(ids, s.history(t, premium)); len(lost) > 0 {
+		t.Errorf("PostgreSQL answering again: scans %v not in history", lost)
+	}
+	if n := s.scansToday(t, free); n != 5 {
+		t.Errorf("free key charged %d scans, want 5", n)
+	}
+}

@@ -5,7 +5,9 @@
 //
 // Writes go straight to the wrapped store; only the caller decides to
 // queue one (Enqueue), typically after the direct write failed or while
-// the queue is Busy. Usage reads add the charges still queued and, while
+// the queue is Busy. The reads and writes a scan waits on are bounded in
+// time, and after one fails they are not sent to the database for a
+// moment, so a database that hangs costs one timeout, not one per request. Usage reads add the charges still queued and, while
 // the database cannot be read, answer from the last total seen for that
 // key and day, so daily quotas keep holding on this instance.
 package writeback
@@ -39,6 +41,15 @@ type Options struct {
 	// OnRecover, if not nil, is called when a write succeeds after a
 	// failed one.
 	OnRecover func()
+	// ReadTimeout bounds the reads a scan waits on (KeyByHash, Usage), so
+	// a database that hangs is noticed; 0 means 2s.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds the direct writes (SaveScan, SaveScans,
+	// AddUsage); 0 means 5s.
+	WriteTimeout time.Duration
+	// ReadPause is how long reads and direct writes are not sent to a
+	// database after one failed; 0 means 1s.
+	ReadPause time.Duration
 }
 
 // Store wraps a store.Store with a retry queue for history writes.
@@ -54,11 +65,18 @@ type Store struct {
 	// known is the last usage total read or written per key and day.
 	known map[usageKey]int64
 
+	// pausedUntil is when reads go to the database again after one failed.
+	pausedUntil time.Time
+
 	wake    chan struct{}
 	stop    chan struct{}
 	done    chan struct{}
 	failing atomic.Bool
 }
+
+// ErrUnreachable is what a read gets while the database is known to fail
+// (a write or read failed moments ago) instead of waiting on it again.
+var ErrUnreachable = fault.Errorf(fault.Unavailable, "the database is not reachable")
 
 // entry is one queued write: a scan to save (unless saved) and one scan to
 // charge to its key on day (unless day is "" or charged).
@@ -96,6 +114,15 @@ func New(s store.Store, opts Options) *Store {
 	if opts.CloseTimeout <= 0 {
 		opts.CloseTimeout = 15 * time.Second
 	}
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = 2 * time.Second
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = 5 * time.Second
+	}
+	if opts.ReadPause <= 0 {
+		opts.ReadPause = time.Second
+	}
 	w := &Store{
 		Store: s,
 		opts:  opts,
@@ -109,9 +136,21 @@ func New(s store.Store, opts Options) *Store {
 	return w
 }
 
+// SaveScan writes sc straight to the wrapped store within WriteTimeout;
+// while the database is known to fail it returns ErrUnreachable at once
+// (the caller then queues).
+func (w *Store) SaveScan(ctx context.Context, sc store.Scan) error {
+	return w.direct(ctx, func(ctx context.Context) error { return w.Store.SaveScan(ctx, sc) })
+}
+
 // SaveScans writes scans straight to the wrapped store, in one batch when
-// it can.
+// it can, like SaveScan.
 func (w *Store) SaveScans(ctx context.Context, scans []store.Scan) error {
+	return w.direct(ctx, func(ctx context.Context) error { return w.saveScans(ctx, scans) })
+}
+
+// saveScans writes scans in one batch when the wrapped store can.
+func (w *Store) saveScans(ctx context.Context, scans []store.Scan) error {
 	if bs, ok := w.Store.(store.BatchSaver); ok {
 		return bs.SaveScans(ctx, scans)
 	}
@@ -146,9 +185,61 @@ func (w *Store) Enqueue(sc store.Scan, day string, saved bool) error {
 	return nil
 }
 
-// Busy reports whether writes are queued or the last one failed: a new
-// write should then be queued behind them rather than tried directly.
-func (w *Store) Busy() bool { return w.failing.Load() || w.Pending() > 0 }
+// Busy reports whether writes are queued or the database is known to
+// fail: a new write should then be queued rather than tried directly.
+func (w *Store) Busy() bool { return w.unreachable() || w.Pending() > 0 }
+
+// unreachable reports whether the last queued write failed or a read
+// failed within ReadPause.
+func (w *Store) unreachable() bool {
+	if w.failing.Load() {
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return time.Now().Before(w.pausedUntil)
+}
+
+// read runs one read bounded by ReadTimeout (see bounded).
+func (w *Store) read(ctx context.Context, fn func(ctx context.Context) error) error {
+	return w.bounded(ctx, w.opts.ReadTimeout, fn)
+}
+
+// direct runs one direct write bounded by WriteTimeout (see bounded).
+func (w *Store) direct(ctx context.Context, fn func(ctx context.Context) error) error {
+	return w.bounded(ctx, w.opts.WriteTimeout, fn)
+}
+
+// bounded runs fn against the database within timeout, unless the
+// database is known to fail, and pauses such calls for ReadPause after a
+// failure that is the database's (not the caller's, not a bad request).
+func (w *Store) bounded(ctx context.Context, timeout time.Duration, fn func(ctx context.Context) error) error {
+	if w.unreachable() {
+		return ErrUnreachable
+	}
+	bctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := fn(bctx)
+	if err != nil && ctx.Err() == nil && !errors.Is(err, store.ErrNotFound) && fault.CodeOf(err) != fault.InvalidRequest {
+		w.mu.Lock()
+		w.pausedUntil = time.Now().Add(w.opts.ReadPause)
+		w.mu.Unlock()
+	}
+	return err
+}
+
+// KeyByHash looks the key up in the database within ReadTimeout; while
+// the database is known to fail it returns ErrUnreachable at once (the
+// caller falls back to keys it looked up before).
+func (w *Store) KeyByHash(ctx context.Context, secretHash []byte) (store.Key, error) {
+	var k store.Key
+	err := w.read(ctx, func(ctx context.Context) error {
+		var err error
+		k, err = w.Store.KeyByHash(ctx, secretHash)
+		return err
+	})
+	return k, err
+}
 
 // FindScan finds a queued scan first, so a scan can be read back as soon
 // as it is answered.
@@ -164,10 +255,15 @@ func (w *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan,
 	return w.Store.FindScan(ctx, keyID, scanID)
 }
 
-// AddUsage adds n to the key's counter for day in the wrapped store and
-// remembers the new total.
+// AddUsage adds n to the key's counter for day in the wrapped store (a
+// direct write, like SaveScan) and remembers the new total.
 func (w *Store) AddUsage(ctx context.Context, keyID, day string, n int64) (int64, error) {
-	total, err := w.Store.AddUsage(ctx, keyID, day, n)
+	var total int64
+	err := w.direct(ctx, func(ctx context.Context) error {
+		var err error
+		total, err = w.Store.AddUsage(ctx, keyID, day, n)
+		return err
+	})
 	if err != nil {
 		return 0, err
 	}
@@ -178,11 +274,16 @@ func (w *Store) AddUsage(ctx context.Context, keyID, day string, n int64) (int64
 }
 
 // Usage returns the key's counter for day plus the charges still queued.
-// While the wrapped store fails it answers from the last total seen for
-// that key and day (plus what is queued); with none seen it returns the
-// store's error.
+// While the wrapped store fails (or is known to) it answers from the last
+// total seen for that key and day (plus what is queued); with none seen it
+// returns the error.
 func (w *Store) Usage(ctx context.Context, keyID, day string) (int64, error) {
-	total, err := w.Store.Usage(ctx, keyID, day)
+	var total int64
+	err := w.read(ctx, func(ctx context.Context) error {
+		var err error
+		total, err = w.Store.Usage(ctx, keyID, day)
+		return err
+	})
 	k := usageKey{keyID, day}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -311,6 +412,7 @@ func (w *Store) run() {
 		}
 		backoff = w.opts.MinBackoff
 		w.mu.Lock()
+		w.pausedUntil = time.Time{} // the database answers: reads may go to it
 		// Only this goroutine removes, so the batch is still the head.
 		w.pending = w.pending[len(batch):]
 		if len(w.pending) == 0 {
@@ -327,7 +429,7 @@ func (w *Store) run() {
 // succeeds so a retry repeats only what failed. Saves are idempotent; a
 // charge whose answer was lost may be counted twice.
 func (w *Store) write(ctx context.Context, batch []*entry) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, queuedWriteTimeout)
 	defer cancel()
 	w.mu.Lock()
 	var scans []store.Scan
@@ -338,7 +440,7 @@ func (w *Store) write(ctx context.Context, batch []*entry) error {
 	}
 	w.mu.Unlock()
 	if len(scans) > 0 {
-		if err := w.SaveScans(ctx, scans); err != nil {
+		if err := w.saveScans(ctx, scans); err != nil {
 			return fmt.Errorf("writeback: write %d scans: %w", len(scans), err)
 		}
 		w.mu.Lock()
@@ -371,3 +473,7 @@ func (w *Store) write(ctx context.Context, batch []*entry) error {
 	}
 	return nil
 }
+
+// queuedWriteTimeout bounds one write of a queued batch: a connection that
+// hangs is given up and the batch retried on a new one.
+const queuedWriteTimeout = 10 * time.Second

@@ -141,8 +141,8 @@ func TestDatabaseDownThenBack(t *testing.T) {
 	if got := usage(t, w); got != 304 {
 		t.Errorf("usage while the database is down: %d, want 304 (4 known + 300 queued)", got)
 	}
-	if _, err := w.Usage(ctx, "key_b", today); !errors.Is(err, errDown) {
-		t.Errorf("usage of a key never seen while the database is down: %v, want the store's error", err)
+	if n, err := w.Usage(ctx, "key_b", today); err == nil {
+		t.Errorf("usage of a key never seen while the database is down: %d, want an error", n)
 	}
 	time.Sleep(100 * time.Millisecond)
 	if !w.Degraded() || !w.Busy() || failures.Load() == 0 || w.Pending() != 300 {
@@ -258,4 +258,67 @@ func BenchmarkEnqueue(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// hanging is a real store whose reads block until their context ends, as
+// when the database accepts connections and never answers.
+type hanging struct {
+	*sqlite.Store
+	hang atomic.Bool
+}
+
+func (h *hanging) wait(ctx context.Context) error {
+	if h.hang.Load() {
+		<-ctx.Done()
+		return fmt.Errorf("read: %w", ctx.Err())
+	}
+	return nil
+}
+
+func (h *hanging) KeyByHash(ctx context.Context, hash []byte) (store.Key, error) {
+	if err := h.wait(ctx); err != nil {
+		return store.Key{}, err
+	}
+	return h.Store.KeyByHash(ctx, hash)
+}
+
+func (h *hanging) Usage(ctx context.Context, key, day string) (int64, error) {
+	if err := h.wait(ctx); err != nil {
+		return 0, err
+	}
+	return h.Store.Usage(ctx, key, day)
+}
+
+// A database that hangs costs one bounded read; the reads after it answer
+// at once from what is known (usage) or fail at once (keys), so callers'
+// fallbacks answer instead of waiting on it.
+func TestHangingDatabaseCostsOneTimeout(t *testing.T) {
+	h := &hanging{Store: openSQLite(t, filepath.Join(t.TempDir(), "h.db"))}
+	w := writeback.New(h, writeback.Options{ReadTimeout: 200 * time.Millisecond, ReadPause: time.Hour})
+	defer w.Close()
+	ctx := context.Background()
+	if _, err := w.AddUsage(ctx, "key_a", today, 7); err != nil {
+		t.Fatal(err)
+	}
+	h.hang.Store(true)
+	start := time.Now()
+	n, err := w.Usage(ctx, "key_a", today)
+	if first := time.Since(start); err != nil || n != 7 || first > time.Second {
+		t.Fatalf("first usage read of a hanging database: %d %v after %v, want 7 (known) within the read timeout", n, err, first)
+	}
+	start = time.Now()
+	for range 20 {
+		if n, err := w.Usage(ctx, "key_a", today); err != nil || n != 7 {
+			t.Fatalf("usage while paused: %d %v", n, err)
+		}
+		if _, err := w.KeyByHash(ctx, []byte("x")); fault.CodeOf(err) != fault.Unavailable {
+			t.Fatalf("key lookup while paused: %v, want unavailable", err)
+		}
+	}
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Errorf("20 reads while the database is known to hang took %v", d)
+	}
+	if !w.Busy() {
+		t.Error("not busy while the database hangs: writes would be tried directly")
+	}
 }
