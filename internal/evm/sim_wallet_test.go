@@ -381,3 +381,50 @@ func TestWalletSellLadder(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkSimulationPaths measures the node's time for the simulation's
+// batch (no added latency) with the wallet path and with the contract
+// simulator alone, on the devnet's clean token.
+func BenchmarkSimulationPaths(b *testing.B) {
+	dn := startAdapterNet(b)
+	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
+	tok, _ := dn.Manifest().Token("clean")
+	weth, pair := common.HexToAddress(dn.Manifest().WETH), common.HexToAddress(tok.Pair)
+	var t0, res hexutil.Bytes
+	var head struct {
+		Time hexutil.Uint64 `json:"timestamp"`
+	}
+	elems := []rpc.BatchElem{
+		CallElem(CallMsg{To: pair, Data: SelectorOf("token0()").bytes()}, nil, &t0),
+		CallElem(CallMsg{To: pair, Data: SelectorOf("getReserves()").bytes()}, nil, &res),
+		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
+	}
+	if err := c.Batch(b.Context(), elems); err != nil || elems[1].Error != nil {
+		b.Fatalf("reserves: %v %v", err, elems[1].Error)
+	}
+	quote, other := new(big.Int).SetBytes(res[32:64]), new(big.Int).SetBytes(res[:32])
+	if common.BytesToAddress(t0) == weth {
+		quote, other = other, quote
+	}
+	for _, tt := range []struct {
+		name         string
+		tokenReserve *big.Int
+	}{{"wallet+contract", other}, {"contract_only", nil}} {
+		b.Run(tt.name, func(b *testing.B) {
+			for range b.N {
+				elems, decode, err := SimulationCall(SimulationRequest{Token: common.HexToAddress(tok.Address), Pool: pair, PoolKind: "v2",
+					Quote: weth, Wrapped: weth, FeeBps: 30, QuoteReserve: quote, TokenReserve: tt.tokenReserve, BlockTime: uint64(head.Time), DelayedSell: DefaultDelayedSell})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := c.Batch(b.Context(), elems); err != nil {
+					b.Fatal(err)
+				}
+				sim, err := decode()
+				if err != nil || !analysis.EVMNotHoneypot(sim) || sim.Cooldown == nil || (tt.tokenReserve != nil) != (sim.Path == PathWallet) {
+					b.Fatalf("simulation %s: %v", simString(sim), err)
+				}
+			}
+		})
+	}
+}
