@@ -52,10 +52,7 @@ const (
 // limits, except for the plans in --limits-fail-open, which are allowed
 // unchecked. Each change is logged and /readyz shows it.
 func openShared(ctx context.Context, cfg *config.Config, plans auth.Plans, log *slog.Logger) (*shared, error) {
-	open, err := failOpenPlans(cfg.LimitsFailOpen, plans)
-	if err != nil {
-		return nil, err
-	}
+	open := failOpenPlans(cfg.LimitsFailOpen, plans, log)
 	local := ratememory.New(ratememory.Options{})
 	if cfg.Redis == "" {
 		ok := func(string) httpapi.Check {
@@ -118,22 +115,23 @@ func openShared(ctx context.Context, cfg *config.Config, plans auth.Plans, log *
 	}, nil
 }
 
-// failOpenPlans parses --limits-fail-open: configured plan names.
-func failOpenPlans(list string, plans auth.Plans) ([]string, error) {
+// failOpenPlans parses --limits-fail-open. A name that is no configured
+// plan is logged and ignored (that plan then fails closed, the safe side),
+// so a plans file without the default "premium" still starts.
+func failOpenPlans(list string, plans auth.Plans, log *slog.Logger) []string {
 	var out []string
 	for p := range strings.SplitSeq(list, ",") {
 		p = strings.TrimSpace(p)
-		if p == "" {
+		if p == "" || slices.Contains(out, p) {
 			continue
 		}
 		if _, ok := plans.Lookup(p); !ok {
-			return nil, fmt.Errorf("config: --limits-fail-open: unknown plan %q (configured: %s)", p, strings.Join(plans.Names(), ", "))
+			log.Warn("--limits-fail-open names a plan that is not configured; ignored", "plan", p, "plans", plans.Names())
+			continue
 		}
-		if !slices.Contains(out, p) {
-			out = append(out, p)
-		}
+		out = append(out, p)
 	}
-	return out, nil
+	return out
 }
 
 // named gives each name the check check returns.
