@@ -64,8 +64,10 @@ type Config struct {
 // Option describes one setting: its flag, its variable, the commands that
 // take it and its default, for the parser and for the README's table.
 type Option struct {
-	Flag     string
-	Env      string
+	Flag string
+	Env  string
+	// EnvAlias, if set, is read when Env is empty (another accepted name).
+	EnvAlias string
 	Default  string
 	Usage    string
 	Commands []string
@@ -113,9 +115,9 @@ var options = []Option{
 		bind: str(func(c *Config) *string { return &c.Addr })},
 	{Flag: "db", Env: "TOKENRISK_DB", Default: "tokenrisk.db", Usage: "SQLite database file (the embedded default)", Commands: storeCommands,
 		bind: str(func(c *Config) *string { return &c.DB })},
-	{Flag: "postgres", Env: "TOKENRISK_POSTGRES", Usage: "PostgreSQL DSN; replaces --db", Commands: storeCommands,
+	{Flag: "postgres", Env: "TOKENRISK_POSTGRES", EnvAlias: "TOKENRISK_POSTGRES_URL", Usage: "PostgreSQL DSN; replaces --db (TOKENRISK_POSTGRES_URL is read too)", Commands: storeCommands,
 		bind: str(func(c *Config) *string { return &c.Postgres })},
-	{Flag: "redis", Env: "TOKENRISK_REDIS", Usage: "Redis URL for the shared cache, rate limits and in-flight dedupe", Commands: []string{CmdServe},
+	{Flag: "redis", Env: "TOKENRISK_REDIS", EnvAlias: "TOKENRISK_REDIS_URL", Usage: "Redis URL for the shared cache, rate limits and in-flight dedupe (TOKENRISK_REDIS_URL is read too)", Commands: []string{CmdServe},
 		bind: str(func(c *Config) *string { return &c.Redis })},
 	{Flag: "limits-fail-open", Env: "TOKENRISK_LIMITS_FAIL_OPEN", Default: "premium", Usage: "comma-separated plans whose per-minute limits fail open (unchecked) while Redis is down; the other plans fail closed to in-process limits", Commands: []string{CmdServe},
 		bind: str(func(c *Config) *string { return &c.LimitsFailOpen })},
@@ -184,6 +186,9 @@ func Load(command string, args []string, getenv func(string) string, usage io.Wr
 	explicit := map[string]bool{}
 	for _, o := range mine {
 		v := getenv(o.Env)
+		if v == "" && o.EnvAlias != "" {
+			v = getenv(o.EnvAlias)
+		}
 		if v == "" {
 			continue
 		}

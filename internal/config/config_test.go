@@ -32,6 +32,18 @@ func TestLoadPrecedence(t *testing.T) {
 					t.Errorf("env not applied: %+v", c)
 				}
 			}},
+		{"URL aliases", config.CmdServe, nil, map[string]string{"TOKENRISK_POSTGRES_URL": "postgres://db/x", "TOKENRISK_REDIS_URL": "redis://r:6379/0"},
+			func(t *testing.T, c *config.Config) {
+				if c.Postgres != "postgres://db/x" || c.Redis != "redis://r:6379/0" {
+					t.Errorf("TOKENRISK_*_URL not read: %+v", c)
+				}
+			}},
+		{"the main name wins over its alias", config.CmdServe, nil, map[string]string{"TOKENRISK_REDIS": "redis://a:6379/0", "TOKENRISK_REDIS_URL": "redis://b:6379/0"},
+			func(t *testing.T, c *config.Config) {
+				if c.Redis != "redis://a:6379/0" {
+					t.Errorf("Redis = %q, want TOKENRISK_REDIS's", c.Redis)
+				}
+			}},
 		{"flag wins", config.CmdServe, []string{"--addr", "127.0.0.1:0", "--cache-ttl=1m"}, map[string]string{"TOKENRISK_ADDR": ":9000", "TOKENRISK_CACHE_TTL": "5s"},
 			func(t *testing.T, c *config.Config) {
 				if c.Addr != "127.0.0.1:0" || c.CacheTTL != time.Minute {
