@@ -26,8 +26,10 @@ interface ISimV3Pool {
 /// @dev It is also the router of the wallet path: a wallet (an address with
 /// no code) sends routeBuy, which pays the pool and swaps to the wallet, and
 /// after the wallet's own transfer to the pool, routeSell, which swaps what
-/// the pool received to the wallet. The token then sees what a router's
-/// trade shows it: the pool and the wallet, with the wallet as tx.origin.
+/// the pool received to the wallet (on a V3 pool routeSell pulls the
+/// wallet's approved tokens in the callback, as Uniswap's router does). The
+/// token then sees what a router's trade shows it: the pool, the wallet
+/// and the router, with the wallet as tx.origin.
 contract Simulator {
     struct Params {
         address token;
@@ -69,6 +71,9 @@ contract Simulator {
     // The pool whose V3 callback is expected, and what it pays with.
     address private activePool;
     address private activePayToken;
+    // The wallet whose approved tokens a V3 callback pulls, as a router
+    // does (zero: the simulator pays from its own balance).
+    address private activePayer;
 
     /// @notice Runs the steps of p and reports every measurement; never
     /// reverts for the token's sake (failures are reported).
@@ -87,17 +92,31 @@ contract Simulator {
         _buy(p, r, msg.sender);
     }
 
-    /// @notice Wallet path, sell: after the caller's own transfer to the
-    /// pool, swaps what the pool received above its reserve to the caller.
-    /// V2-style pools only (a V3 pool pulls the token in its callback).
+    /// @notice Wallet path, sell. On a V2-style pool, after the caller's own
+    /// transfer to the pool, swaps what the pool received above its reserve
+    /// to the caller. On a V3 pool, sells 99.9% of the caller's holding the
+    /// way Uniswap's router does: the callback pulls the caller's tokens
+    /// (approved to this router) into the pool.
     function routeSell(Params calldata p) external returns (Result memory r) {
-        if (p.poolKind != 1) {
-            r.sellError = bytes("simulator: the wallet path sells on V2-style pools only");
-            return r;
-        }
         uint256 quoteBefore = _balance(p.quote, msg.sender);
         uint256 g = gasleft();
-        _swapPoolExcess(p, r, msg.sender);
+        if (p.poolKind == 1) {
+            _swapPoolExcess(p, r, msg.sender);
+        } else {
+            r.sellSent = _balance(p.token, msg.sender);
+            r.sellSent -= r.sellSent / 1000;
+            if (r.sellSent == 0) {
+                r.sellError = bytes("simulator: nothing to sell");
+                return r;
+            }
+            activePayer = msg.sender;
+            (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.token, r.sellSent, p.gasPerStep, msg.sender);
+            activePayer = address(0);
+            r.sellOk = ok;
+            r.sellPoolReceived = ok ? r.sellSent : 0;
+            r.sellExpected = sent;
+            if (!ok) r.sellError = ret;
+        }
         r.sellGas = g - gasleft();
         if (r.sellOk) r.sellReceived = _gain(_balance(p.quote, msg.sender), quoteBefore);
     }
@@ -290,7 +309,19 @@ contract Simulator {
     function _pay(int256 amount0Delta, int256 amount1Delta) private {
         require(msg.sender == activePool, "simulator: unexpected callback");
         uint256 owed = uint256(amount0Delta > 0 ? amount0Delta : amount1Delta);
-        require(_send(activePayToken, msg.sender, owed), "simulator: callback payment failed");
+        if (activePayer == address(0)) {
+            require(_send(activePayToken, msg.sender, owed), "simulator: callback payment failed");
+            return;
+        }
+        (bool ok, bytes memory ret) =
+            activePayToken.call(abi.encodeWithSelector(0x23b872dd, activePayer, msg.sender, owed));
+        if (!ok) {
+            // The token's own reason, so the report names what refused the sell.
+            assembly {
+                revert(add(ret, 32), mload(ret))
+            }
+        }
+        require(_succeeded(ok, ret), "simulator: transferFrom returned false");
     }
 
     /// @dev Reserves of a V2 pool ordered (reserve of `tokenIn`, other), and

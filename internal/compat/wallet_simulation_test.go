@@ -43,6 +43,16 @@ func v2Reserves(t *testing.T, c *evm.Client, pair, weth common.Address) (*big.In
 	return r1, r0
 }
 
+// balanceOf reads token.balanceOf(holder).
+func balanceOf(t *testing.T, c *evm.Client, token, holder common.Address) *big.Int {
+	t.Helper()
+	out, err := c.CallContract(context.Background(), evm.CallMsg{To: token, Data: append(selectorData("balanceOf(address)"), common.LeftPadBytes(holder.Bytes(), 32)...)}, nil)
+	if err != nil || len(out) < 32 {
+		t.Fatalf("balanceOf: %v", err)
+	}
+	return new(big.Int).SetBytes(out[:32])
+}
+
 // deployTestToken deploys an internal/evm testdata token whose constructor
 // takes (factory, weth) and creates its pair on that factory.
 func deployTestToken(t *testing.T, a *anvil, name string, factory, weth common.Address) common.Address {
@@ -59,8 +69,8 @@ func deployTestToken(t *testing.T, a *anvil, name string, factory, weth common.A
 
 // TestWalletSimulationOnAnvil runs the wallet path (eth_simulateV1 with
 // real transactions from an address without code) on anvil against the
-// real Uniswap V2 pair: a plain ERC-20 and a token that refuses contract
-// buyers trade; a token that traps wallets cannot be sold.
+// real Uniswap V2 pair and V3 pool: a plain ERC-20 and a token that refuses
+// contract buyers trade; a token that traps wallets cannot be sold.
 func TestWalletSimulationOnAnvil(t *testing.T) {
 	modules, bin := env(t)
 	a := startAnvil(t, bin)
@@ -70,25 +80,37 @@ func TestWalletSimulationOnAnvil(t *testing.T) {
 	plain := a.deploy(t, u.erc20, ether(1_000_000))
 	noContract := deployTestToken(t, a, "NoContractBuyer", u.V2Factory, u.WETH)
 	trap := deployTestToken(t, a, "WalletTrap", u.V2Factory, u.WETH)
+	v3Token := a.deploy(t, u.erc20, ether(1_000_000))
 	tests := []struct {
 		name    string
 		token   common.Address
+		v3      bool
 		canSell bool
 	}{
-		{"plain ERC-20", plain, true},
-		{"refuses contract buyers", noContract, true},
-		{"traps wallets", trap, false},
+		{"plain ERC-20", plain, false, true},
+		{"refuses contract buyers", noContract, false, true},
+		{"traps wallets", trap, false, false},
+		{"plain ERC-20 on V3", v3Token, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pair := u.addV2LiquidityETH(t, a, tt.token, ether(100_000), ether(10))
+			kind, fee := "v2", 30
+			var pool common.Address
+			var wethRes, tokenRes *big.Int
+			if tt.v3 {
+				kind = "v3"
+				pool = u.addV3LiquidityETH(t, a, tt.token, 3000, ether(100_000), ether(10))
+				wethRes, tokenRes = balanceOf(t, c, u.WETH, pool), balanceOf(t, c, tt.token, pool)
+			} else {
+				pool = u.addV2LiquidityETH(t, a, tt.token, ether(100_000), ether(10))
+				wethRes, tokenRes = v2Reserves(t, c, pool, u.WETH)
+			}
 			head, err := a.Client.HeaderByNumber(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			wethRes, tokenRes := v2Reserves(t, c, pair, u.WETH)
 			elems, decode, err := evm.SimulationCall(evm.SimulationRequest{
-				Token: tt.token, Pool: pair, PoolKind: "v2", Quote: u.WETH, Wrapped: u.WETH, FeeBps: 30,
+				Token: tt.token, Pool: pool, PoolKind: kind, Quote: u.WETH, Wrapped: u.WETH, FeeBps: fee,
 				QuoteReserve: wethRes, TokenReserve: tokenRes, BlockTime: head.Time, DelayedSell: time.Hour,
 			})
 			if err != nil {

@@ -28,7 +28,9 @@
 //     its router, pays the pool and swaps to the wallet (routeBuy); the
 //     wallet itself transfers to a second wallet and to the pool; the
 //     router swaps what the pool received above its reserve (routeSell),
-//     which is fee-on-transfer safe; balanceOf calls between the steps
+//     which is fee-on-transfer safe (on a V3 pool the wallet approves the
+//     router, whose swap callback pulls 99.9% of the holding into the
+//     pool, as Uniswap's router does); balanceOf calls between the steps
 //     measure every tax; a second block one DelayedSell later retries a
 //     failed sell (cooldown). A wallet cannot compute between its
 //     transactions, so it transfers ladders of amounts fixed in advance
@@ -41,8 +43,10 @@
 //     not a honeypot; a wallet that cannot sell is one even when the
 //     contract could); the contract fills what the wallet could not
 //     establish (a sell the wallet held too little to try, the transfer
-//     tax) and decides alone on nodes without eth_simulateV1 and on V3
-//     pools (whose callback the wallet path does not pay). Neither path:
+//     tax) and decides alone on nodes without eth_simulateV1 (or when the
+//     pool's token reserve, which sizes the wallet's transfers, is
+//     unknown; then its own buy-now-sell-later eth_simulateV1 checks the
+//     cooldown). Neither path:
 //     SIMULATION_FAILED. The report's simulation.path names the decider
 //     and simulation.notes every disagreement, also as warnings.
 //   - USD values come only from the chain's own pools: stables are 1 USD, a

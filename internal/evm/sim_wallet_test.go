@@ -279,8 +279,9 @@ func checkNilBool(t *testing.T, name string, got, want *bool) {
 	}
 }
 
-// fuzzWalletPlan is a wallet plan for a fixed request, for decoding tests.
-func fuzzWalletPlan(t testing.TB) *walletPlan {
+// fuzzWalletPlan is a wallet plan for a fixed request (a V2 pool, or a
+// V3 pool when v3 is given and true), for decoding tests.
+func fuzzWalletPlan(t testing.TB, v3 ...bool) *walletPlan {
 	t.Helper()
 	sim, err := simulatorContract()
 	if err != nil {
@@ -288,7 +289,7 @@ func fuzzWalletPlan(t testing.TB) *walletPlan {
 	}
 	pl := newWalletPlan(SimulationRequest{Token: common.HexToAddress("0x01"), Pool: common.HexToAddress("0x02"), FeeBps: 30,
 		QuoteReserve: big.NewInt(1e18), TokenReserve: big.NewInt(1e18), BlockTime: 1, DelayedSell: DefaultDelayedSell},
-		big.NewInt(1e15), DefaultStepGas, StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode}}, nil, nil)
+		len(v3) > 0 && v3[0], big.NewInt(1e15), DefaultStepGas, StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode}}, nil, nil)
 	if pl == nil {
 		t.Fatal("no wallet plan")
 	}
@@ -317,7 +318,7 @@ func FuzzWalletDecode(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		pl := fuzzWalletPlan(t)
+		pl := fuzzWalletPlan(t, len(data)%2 == 1) // both pool kinds' layouts
 		if json.Unmarshal(data, &pl.out) != nil {
 			return
 		}

@@ -160,9 +160,9 @@ type simBlockResult struct {
 
 // SimulationCall builds the simulation's batch elements and the decoder of
 // their results, valid after the batch ran: one eth_call of the contract
-// simulator, and one eth_simulateV1 holding the wallet path (V2-style
-// pools with a known token reserve) or, on V3 pools, the contract's
-// buy-now-sell-later cooldown check. The decoder never reports a pass it
+// simulator, and one eth_simulateV1 holding the wallet path (pools with a
+// known token reserve) or else the contract's buy-now-sell-later cooldown
+// check. The decoder never reports a pass it
 // did not observe: what failed is nil plus Error; see doc.go for how the
 // two paths combine.
 func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.EVMSimulation, error), error) {
@@ -226,18 +226,15 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	out := new(hexutil.Bytes)
 	elems := []rpc.BatchElem{CallElem(CallMsg{From: &origin, To: SimulatorAddress, Gas: callGas, Data: full}, overrides, out)}
 
-	var wallet *walletPlan
-	if kind == 1 {
-		buy, err := sim.ABI.Pack("routeBuy", params(stepBuy))
-		if err != nil {
-			return nil, nil, fmt.Errorf("simulation: pack: %w", err)
-		}
-		sell, err := sim.ABI.Pack("routeSell", params(stepSell))
-		if err != nil {
-			return nil, nil, fmt.Errorf("simulation: pack: %w", err)
-		}
-		wallet = newWalletPlan(req, amount, stepGas, overrides, buy, sell)
+	routeBuy, err := sim.ABI.Pack("routeBuy", params(stepBuy))
+	if err != nil {
+		return nil, nil, fmt.Errorf("simulation: pack: %w", err)
 	}
+	routeSell, err := sim.ABI.Pack("routeSell", params(stepSell))
+	if err != nil {
+		return nil, nil, fmt.Errorf("simulation: pack: %w", err)
+	}
+	wallet := newWalletPlan(req, kind == 2, amount, stepGas, overrides, routeBuy, routeSell)
 	var delayed []simBlockResult
 	switch {
 	case wallet != nil:

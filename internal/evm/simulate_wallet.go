@@ -44,7 +44,8 @@ const (
 var walletTransferParts = []int64{20, 1000}
 
 // walletSell indexes one sell in a block: the holding read before, the
-// transfer ladder to the pool, the holding read after, routeSell.
+// transfer ladder to the pool (V2-style pools), routeSell, the holding
+// read after.
 type walletSell struct {
 	before, after, route int
 	steps                []int
@@ -99,16 +100,23 @@ func quoteOut(amountIn, reserveIn, reserveOut *big.Int, feeBps int) *big.Int {
 	return num.Div(num, den)
 }
 
-// newWalletPlan builds the wallet path for a V2-style pool, or nil when
-// the quoted buy is unknown (no token reserve) or rounds to nothing.
-// buyInput and sellInput are the simulator's routeBuy and routeSell calls.
-func newWalletPlan(req SimulationRequest, amount *big.Int, stepGas uint64, overrides StateOverride, buyInput, sellInput []byte) *walletPlan {
+// newWalletPlan builds the wallet path, or nil when the quoted buy is
+// unknown (no token reserve) or rounds to nothing. buyInput and sellInput
+// are the simulator's routeBuy and routeSell calls. On a V2-style pool
+// (v3 false) the wallet transfers to the pool itself; on a V3 pool it
+// approves the simulator, whose swap callback pulls the tokens as
+// Uniswap's router does (the quote, from the pool's balances, is then
+// only an estimate: it sizes the transfer test alone).
+func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint64, overrides StateOverride, buyInput, sellInput []byte) *walletPlan {
 	if req.TokenReserve == nil || req.TokenReserve.Sign() <= 0 || req.QuoteReserve == nil {
 		return nil
 	}
 	expected := quoteOut(amount, req.QuoteReserve, req.TokenReserve, req.FeeBps)
 	pl := &walletPlan{}
 	for i := range walletSellSteps {
+		if v3 {
+			break
+		}
 		step := new(big.Int).Mul(expected, big.NewInt(999))
 		step.Mul(step, new(big.Int).Exp(big.NewInt(walletSellNum), big.NewInt(int64(i)), nil))
 		step.Div(step, new(big.Int).Mul(big.NewInt(1000), new(big.Int).Exp(big.NewInt(walletSellDen), big.NewInt(int64(i)), nil)))
@@ -117,7 +125,7 @@ func newWalletPlan(req SimulationRequest, amount *big.Int, stepGas uint64, overr
 		}
 		pl.sellLadder = append(pl.sellLadder, step)
 	}
-	if len(pl.sellLadder) == 0 {
+	if len(pl.sellLadder) == 0 && !v3 || expected.Sign() == 0 {
 		return nil
 	}
 	routeGas := stepGas*4 + 500_000
@@ -137,6 +145,12 @@ func newWalletPlan(req SimulationRequest, amount *big.Int, stepGas uint64, overr
 	}
 	pl.sell.before = b1.add(req.Token, walletReadGas, balanceOfInput(SimulationWallet))
 	pl.rcptAfter = b1.add(req.Token, walletReadGas, balanceOfInput(SimulationRecipient))
+	if v3 {
+		approve := SelectorOf("approve(address,uint256)").bytes()
+		approve = append(approve, common.LeftPadBytes(SimulatorAddress.Bytes(), 32)...)
+		approve = append(approve, common.MaxHash.Bytes()...)
+		b1.add(req.Token, tokenGas, approve)
+	}
 	pl.addSell(&b1, &pl.sell, req.Token, req.Pool, tokenGas, routeGas, sellInput)
 	ov := StateOverride{SimulatorAddress: overrides[SimulatorAddress], SimulationWallet: {Balance: (*hexutil.Big)(big.NewInt(1e18))}}
 	pl.blocks = []simBlock{{StateOverrides: ov, Calls: b1.calls}}
@@ -157,8 +171,8 @@ func (pl *walletPlan) addSell(b *walletBlock, s *walletSell, token, pool common.
 	for _, amt := range pl.sellLadder {
 		s.steps = append(s.steps, b.add(token, tokenGas, transferInput(pool, amt)))
 	}
-	s.after = b.add(token, walletReadGas, balanceOfInput(SimulationWallet))
 	s.route = b.add(SimulatorAddress, routeGas, sellInput)
+	s.after = b.add(token, walletReadGas, balanceOfInput(SimulationWallet))
 }
 
 // elem is the plan's batch element.
@@ -223,8 +237,12 @@ func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s wallet
 	}
 	sent := new(big.Int).Sub(before, after)
 	if sent.Sign() <= 0 {
-		if before.Cmp(pl.sellLadder[len(pl.sellLadder)-1]) < 0 {
+		switch {
+		case len(s.steps) == 0 && before.Cmp(big.NewInt(1000)) < 0,
+			len(s.steps) > 0 && before.Cmp(pl.sellLadder[len(pl.sellLadder)-1]) < 0:
 			return walletSellOutcome{reason: "the wallet held too little to try the sell"}, nil
+		case len(s.steps) == 0: // the router pulled nothing: its swap says why
+			return walletSellOutcome{tried: true, reason: "sell failed: " + RevertReason(route.SellError)}, nil
 		}
 		return walletSellOutcome{tried: true, reason: "sell failed: " + callFailed(calls[s.steps[len(s.steps)-1]])}, nil
 	}
