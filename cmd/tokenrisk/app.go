@@ -11,7 +11,6 @@ import (
 	"os"
 	"time"
 
-
 	"github.com/tokenrisk/tokenrisk/internal/auth"
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/config"
