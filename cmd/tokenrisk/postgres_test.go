@@ -17,6 +17,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
+	"github.com/tokenrisk/tokenrisk/internal/redistest"
 )
 
 // postgresDSN returns a DSN on a fresh schema of TOKENRISK_TEST_POSTGRES,
@@ -82,16 +83,6 @@ func TestServeOnPostgres(t *testing.T) {
 	}
 }
 
-// redisURL returns TOKENRISK_TEST_REDIS or skips.
-func redisURL(t *testing.T) string {
-	t.Helper()
-	u := os.Getenv("TOKENRISK_TEST_REDIS")
-	if u == "" {
-		t.Skip("Redis: set TOKENRISK_TEST_REDIS (e.g. redis://127.0.0.1:6379/0) to run")
-	}
-	return u
-}
-
 // TestScaleOut runs two instances on one PostgreSQL and one Redis, the
 // second scanning the first one's devnet node as a remote chain: a free
 // key's per-minute rate holds across both, a scan cached by one is cached
@@ -101,7 +92,7 @@ func TestScaleOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two servers")
 	}
-	redis := redisURL(t)
+	redis := redistest.URL(t)
 	dsn := postgresDSN(t)
 	manifest := filepath.Join(t.TempDir(), "devnet.json")
 	env := map[string]string{"TOKENRISK_POSTGRES": dsn, "TOKENRISK_REDIS": redis, "TOKENRISK_LOG_LEVEL": "warn"}
@@ -183,7 +174,7 @@ func TestRedisOutageFallsBack(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the devnet")
 	}
-	u, err := url.Parse(redisURL(t))
+	u, err := url.Parse(redistest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,7 +430,7 @@ func TestRedisHangingKeepsScansFast(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the devnet")
 	}
-	u, err := url.Parse(redisURL(t))
+	u, err := url.Parse(redistest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package redis_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,42 +13,19 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/dedupe"
 	"github.com/tokenrisk/tokenrisk/internal/dedupe/dedupetest"
 	"github.com/tokenrisk/tokenrisk/internal/dedupe/redis"
+	"github.com/tokenrisk/tokenrisk/internal/redistest"
 )
-
-var seq atomic.Int64
-
-func client(t *testing.T) *goredis.Client {
-	t.Helper()
-	url := os.Getenv("TOKENRISK_TEST_REDIS")
-	if url == "" {
-		t.Skip("Redis tests skipped: set TOKENRISK_TEST_REDIS to a URL, e.g. redis://127.0.0.1:6379/0")
-	}
-	opts, err := goredis.ParseURL(url)
-	if err != nil {
-		t.Fatalf("TOKENRISK_TEST_REDIS: %v", err)
-	}
-	c := goredis.NewClient(opts)
-	t.Cleanup(func() { c.Close() })
-	if err := c.Ping(context.Background()).Err(); err != nil {
-		t.Fatalf("Redis at TOKENRISK_TEST_REDIS: %v", err)
-	}
-	return c
-}
-
-func prefix() string {
-	return fmt.Sprintf("trtest:%d:%d:%d:", os.Getpid(), time.Now().UnixNano(), seq.Add(1))
-}
 
 // instances returns two groups on one Redis with their own clients, as
 // two processes would have.
 func instances(t *testing.T, opts redis.Options) (*redis.Group, *redis.Group) {
 	t.Helper()
-	opts.Prefix = prefix()
-	return redis.New(client(t), opts), redis.New(client(t), opts)
+	opts.Prefix = redistest.Prefix()
+	return redis.New(redistest.Client(t), opts), redis.New(redistest.Client(t), opts)
 }
 
 func TestSuite(t *testing.T) {
-	client(t) // skips the whole suite when no Redis is configured
+	redistest.Client(t) // skips the whole suite when no Redis is configured
 	dedupetest.Run(t, func(t *testing.T) (dedupe.Group, dedupe.Group) {
 		return instances(t, redis.Options{})
 	})
@@ -59,8 +34,8 @@ func TestSuite(t *testing.T) {
 // An owner that died leaves a lock behind: a waiter takes over once the
 // lock expires.
 func TestDeadOwnerIsTakenOver(t *testing.T) {
-	c := client(t)
-	p := prefix()
+	c := redistest.Client(t)
+	p := redistest.Prefix()
 	if err := c.Set(context.Background(), p+"dd:lock:k", "dead-owner", 600*time.Millisecond).Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -116,8 +91,8 @@ func TestRedisDown(t *testing.T) {
 }
 
 func TestNothingLeftBehind(t *testing.T) {
-	c := client(t)
-	p := prefix()
+	c := redistest.Client(t)
+	p := redistest.Prefix()
 	g := redis.New(c, redis.Options{Prefix: p})
 	if _, _, err := g.Do(context.Background(), "k", func(context.Context) ([]byte, error) { return []byte("v"), nil }); err != nil {
 		t.Fatal(err)

@@ -13,46 +13,21 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit/ratelimittest"
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit/redis"
+	"github.com/tokenrisk/tokenrisk/internal/redistest"
 )
 
-var seq atomic.Int64
-
-// client connects to TOKENRISK_TEST_REDIS or skips the test.
-func client(t *testing.T) *goredis.Client {
-	t.Helper()
-	url := os.Getenv("TOKENRISK_TEST_REDIS")
-	if url == "" {
-		t.Skip("Redis tests skipped: set TOKENRISK_TEST_REDIS to a URL, e.g. redis://127.0.0.1:6379/0")
-	}
-	opts, err := goredis.ParseURL(url)
-	if err != nil {
-		t.Fatalf("TOKENRISK_TEST_REDIS: %v", err)
-	}
-	c := goredis.NewClient(opts)
-	t.Cleanup(func() { c.Close() })
-	if err := c.Ping(context.Background()).Err(); err != nil {
-		t.Fatalf("Redis at TOKENRISK_TEST_REDIS: %v", err)
-	}
-	return c
-}
-
-// prefix is unique per test so runs on one server never collide.
-func prefix() string {
-	return fmt.Sprintf("trtest:%d:%d:%d:", os.Getpid(), time.Now().UnixNano(), seq.Add(1))
-}
-
 func TestSuite(t *testing.T) {
-	c := client(t)
+	c := redistest.Client(t)
 	ratelimittest.Run(t, func(t *testing.T, now func() time.Time) ratelimit.Limiter {
-		return redis.New(c, redis.Options{Prefix: prefix(), Now: now})
+		return redis.New(c, redis.Options{Prefix: redistest.Prefix(), Now: now})
 	})
 }
 
 // Two instances on one Redis share the limit: the 11th event of a minute is
 // refused whichever instance sees it.
 func TestLimitHoldsAcrossInstances(t *testing.T) {
-	c := client(t)
-	p := prefix()
+	c := redistest.Client(t)
+	p := redistest.Prefix()
 	clock := ratelimittest.NewClock(time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
 	a := redis.New(c, redis.Options{Prefix: p, Now: clock.Now})
 	b := redis.New(c, redis.Options{Prefix: p, Now: clock.Now})
@@ -74,8 +49,8 @@ func TestLimitHoldsAcrossInstances(t *testing.T) {
 }
 
 func TestKeysExpire(t *testing.T) {
-	c := client(t)
-	p := prefix()
+	c := redistest.Client(t)
+	p := redistest.Prefix()
 	l := redis.New(c, redis.Options{Prefix: p})
 	if _, err := l.Allow(context.Background(), "k", 5, time.Minute); err != nil {
 		t.Fatal(err)
@@ -110,7 +85,7 @@ func BenchmarkAllow(b *testing.B) {
 	}
 	c := goredis.NewClient(opts)
 	defer c.Close()
-	l := redis.New(c, redis.Options{Prefix: prefix()})
+	l := redis.New(c, redis.Options{Prefix: redistest.Prefix()})
 	var n atomic.Int64
 	b.SetParallelism(8)
 	b.RunParallel(func(pb *testing.PB) {
