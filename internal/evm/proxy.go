@@ -8,12 +8,17 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
-// Proxy storage slots (EIP-1967, EIP-1822).
+// Proxy storage slots (EIP-1967, EIP-1822, and the legacy OpenZeppelin
+// "zeppelinos" unstructured-storage slots that USDC's FiatTokenProxy and
+// other pre-EIP-1967 proxies use: keccak256 of
+// "org.zeppelinos.proxy.implementation" and "org.zeppelinos.proxy.admin").
 var (
-	SlotEIP1967Implementation = common.HexToHash("0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc")
-	SlotEIP1967Admin          = common.HexToHash("0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103")
-	SlotEIP1967Beacon         = common.HexToHash("0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50")
-	SlotEIP1822Proxiable      = common.HexToHash("0xc5f16f0fcc639fa48a6947836d9850f504798523bf8c9a3a87d5876cf622bcf7")
+	SlotEIP1967Implementation    = common.HexToHash("0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc")
+	SlotEIP1967Admin             = common.HexToHash("0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103")
+	SlotEIP1967Beacon            = common.HexToHash("0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50")
+	SlotEIP1822Proxiable         = common.HexToHash("0xc5f16f0fcc639fa48a6947836d9850f504798523bf8c9a3a87d5876cf622bcf7")
+	SlotZeppelinOSImplementation = common.HexToHash("0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3")
+	SlotZeppelinOSAdmin          = common.HexToHash("0x10d6a54a4754c8869d6886b5f5d7fbfa5b4522237ea5c60d11bc4e7a1ff9390b")
 )
 
 // Proxy kinds, as reported in contract_analysis.proxy.kind.
@@ -22,6 +27,9 @@ const (
 	ProxyEIP1822 = "eip1822"
 	ProxyBeacon  = "beacon"
 	ProxyEIP1167 = "eip1167"
+	// ProxyZeppelinOS is a legacy OpenZeppelin (zos) proxy: implementation
+	// and admin in the org.zeppelinos.proxy.* slots (USDC's FiatTokenProxy).
+	ProxyZeppelinOS = "zeppelinos"
 )
 
 // ProxySlots are the raw proxy slot values of a contract (zero when empty).
@@ -30,19 +38,24 @@ type ProxySlots struct {
 	Admin          common.Address
 	Beacon         common.Address
 	Proxiable      common.Address
+	// ZeppelinOSImplementation and ZeppelinOSAdmin are the legacy
+	// org.zeppelinos.proxy.* slots.
+	ZeppelinOSImplementation common.Address
+	ZeppelinOSAdmin          common.Address
 }
 
 // ProxySlotCalls returns the eth_getStorageAt elements reading addr's proxy
 // slots and the decoder of their values (valid after the batch ran).
 func ProxySlotCalls(addr common.Address) ([]rpc.BatchElem, func() (ProxySlots, error)) {
-	slots := []common.Hash{SlotEIP1967Implementation, SlotEIP1967Admin, SlotEIP1967Beacon, SlotEIP1822Proxiable}
+	slots := []common.Hash{SlotEIP1967Implementation, SlotEIP1967Admin, SlotEIP1967Beacon, SlotEIP1822Proxiable,
+		SlotZeppelinOSImplementation, SlotZeppelinOSAdmin}
 	out := make([]hexutil.Bytes, len(slots))
 	elems := make([]rpc.BatchElem, len(slots))
 	for i, s := range slots {
 		elems[i] = StorageElem(addr, s, &out[i])
 	}
 	decode := func() (ProxySlots, error) {
-		var v [4]common.Address
+		var v [6]common.Address
 		for i := range elems {
 			if elems[i].Error != nil {
 				return ProxySlots{}, fmt.Errorf("proxy slot %s: %w", slots[i].Hex(), elems[i].Error)
@@ -52,7 +65,8 @@ func ProxySlotCalls(addr common.Address) ([]rpc.BatchElem, func() (ProxySlots, e
 			}
 			v[i] = common.BytesToAddress(out[i])
 		}
-		return ProxySlots{Implementation: v[0], Admin: v[1], Beacon: v[2], Proxiable: v[3]}, nil
+		return ProxySlots{Implementation: v[0], Admin: v[1], Beacon: v[2], Proxiable: v[3],
+			ZeppelinOSImplementation: v[4], ZeppelinOSAdmin: v[5]}, nil
 	}
 	return elems, decode
 }
@@ -63,8 +77,8 @@ type ProxyInfo struct {
 	// Implementation is the code that runs (for a beacon: known only after
 	// ProxyDetailCalls ran; zero until then).
 	Implementation common.Address
-	// Admin is the EIP-1967 admin (transparent proxies); nil for UUPS,
-	// beacons and clones.
+	// Admin is the EIP-1967 (or zeppelinos) admin of a transparent proxy;
+	// nil for UUPS, beacons and clones.
 	Admin *common.Address
 	// AdminIsContract and AdminOwner describe an admin contract (a
 	// ProxyAdmin): its owner() is who can upgrade.
@@ -84,7 +98,7 @@ func (p *ProxyInfo) Upgradeable(implUpgradable bool) bool {
 		return false
 	case ProxyBeacon:
 		return true
-	case ProxyEIP1967:
+	case ProxyEIP1967, ProxyZeppelinOS:
 		if p.Admin != nil && !isBurn(*p.Admin) {
 			return true
 		}
@@ -130,6 +144,13 @@ func DetectProxy(report CodeReport, slots ProxySlots) *ProxyInfo {
 		return &ProxyInfo{Kind: ProxyBeacon, Beacon: &b}
 	case slots.Proxiable != zero:
 		return &ProxyInfo{Kind: ProxyEIP1822, Implementation: slots.Proxiable}
+	case slots.ZeppelinOSImplementation != zero:
+		p := &ProxyInfo{Kind: ProxyZeppelinOS, Implementation: slots.ZeppelinOSImplementation}
+		if slots.ZeppelinOSAdmin != zero {
+			a := slots.ZeppelinOSAdmin
+			p.Admin = &a
+		}
+		return p
 	}
 	return nil
 }

@@ -3,11 +3,13 @@ package evm
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"net"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/ethereum/go-ethereum/node"
@@ -37,6 +39,31 @@ func proxyChain(t *testing.T, alloc types.GenesisAlloc) *rpc.Client {
 }
 
 func word(a common.Address) common.Hash { return common.BytesToHash(a.Bytes()) }
+
+// TestProxySlotsAreTheirPreimages checks every hard-coded proxy slot
+// against the hash its standard defines.
+func TestProxySlotsAreTheirPreimages(t *testing.T) {
+	minusOne := func(s string) common.Hash {
+		h := new(big.Int).SetBytes(crypto.Keccak256([]byte(s)))
+		return common.BigToHash(h.Sub(h, big.NewInt(1)))
+	}
+	tests := []struct {
+		name      string
+		slot, got common.Hash
+	}{
+		{"EIP-1967 implementation", SlotEIP1967Implementation, minusOne("eip1967.proxy.implementation")},
+		{"EIP-1967 admin", SlotEIP1967Admin, minusOne("eip1967.proxy.admin")},
+		{"EIP-1967 beacon", SlotEIP1967Beacon, minusOne("eip1967.proxy.beacon")},
+		{"EIP-1822 PROXIABLE", SlotEIP1822Proxiable, crypto.Keccak256Hash([]byte("PROXIABLE"))},
+		{"zeppelinos implementation", SlotZeppelinOSImplementation, crypto.Keccak256Hash([]byte("org.zeppelinos.proxy.implementation"))},
+		{"zeppelinos admin", SlotZeppelinOSAdmin, crypto.Keccak256Hash([]byte("org.zeppelinos.proxy.admin"))},
+	}
+	for _, tt := range tests {
+		if tt.slot != tt.got {
+			t.Errorf("%s slot = %s, want %s", tt.name, tt.slot.Hex(), tt.got.Hex())
+		}
+	}
+}
 
 func TestProxyKindsOnChain(t *testing.T) {
 	var (
@@ -81,6 +108,12 @@ func TestProxyKindsOnChain(t *testing.T) {
 			SlotEIP1822Proxiable: word(impl)}}, ProxyEIP1822, impl, nil, nil, false},
 		{"EIP-1822 with an upgradeable implementation", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
 			SlotEIP1822Proxiable: word(shady)}}, ProxyEIP1822, shady, nil, nil, true},
+		{"zeppelinos (USDC FiatTokenProxy layout), admin contract", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
+			SlotZeppelinOSImplementation: word(impl), SlotZeppelinOSAdmin: word(admin)}}, ProxyZeppelinOS, impl, &boss, refOf(true), true},
+		{"zeppelinos, admin EOA", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
+			SlotZeppelinOSImplementation: word(impl), SlotZeppelinOSAdmin: word(eoa)}}, ProxyZeppelinOS, impl, &eoa, refOf(false), true},
+		{"zeppelinos, admin renounced to zero", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
+			SlotZeppelinOSImplementation: word(impl)}}, ProxyZeppelinOS, impl, nil, nil, false},
 		{"EIP-1167 clone", types.Account{Code: clone}, ProxyEIP1167, impl, nil, nil, false},
 		{"slot set but code never delegates", types.Account{Code: plain, Storage: map[common.Hash]common.Hash{
 			SlotEIP1967Implementation: word(impl)}}, "", common.Address{}, nil, nil, false},
