@@ -33,6 +33,7 @@ func Run(t *testing.T, newGroups NewGroups) {
 		{"WaiterLeaves", testWaiterLeaves},
 		{"FirstCallerLeavesWorkGoesOn", testOwnerLeaves},
 		{"EveryCallerLeavesWorkStops", testAllLeave},
+		{"CallerAfterEveryoneLeftRunsAfresh", testLateCaller},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -207,5 +208,34 @@ func testAllLeave(t *testing.T, a, _ dedupe.Group) {
 	case <-stopped:
 	case <-time.After(2 * time.Second):
 		t.Error("the work went on after its only caller left")
+	}
+}
+
+// testLateCaller: once every caller has left, the stopping work is no
+// longer shared: a caller arriving while it winds down runs the work
+// afresh instead of inheriting the cancellation.
+func testLateCaller(t *testing.T, a, _ dedupe.Group) {
+	started, release, left := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	defer close(release)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		_, _, err := a.Do(ctx, "k", func(ctx context.Context) ([]byte, error) {
+			close(started)
+			<-ctx.Done()
+			<-release // still winding down when the late caller comes
+			return nil, ctx.Err()
+		})
+		left <- err
+	}()
+	<-started
+	cancel()
+	if err := <-left; !errors.Is(err, context.Canceled) {
+		t.Fatalf("first caller: %v, want Canceled", err)
+	}
+	lctx, lcancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer lcancel()
+	v, shared, err := a.Do(lctx, "k", func(context.Context) ([]byte, error) { return []byte("fresh"), nil })
+	if err != nil || string(v) != "fresh" || shared {
+		t.Errorf("late caller got %q (shared %v), %v; want its own fresh result", v, shared, err)
 	}
 }

@@ -54,6 +54,9 @@ func (g *Group) Do(ctx context.Context, key string, fn func(context.Context) ([]
 		c.waiters--
 		if c.waiters == 0 {
 			c.cancel()
+			// The cancelled work is no one's any more: a caller coming
+			// while it winds down starts afresh rather than inherit it.
+			g.forget(key, c)
 		}
 		g.mu.Unlock()
 		return nil, running, fmt.Errorf("dedupe: waiting for %q: %w", key, ctx.Err())
@@ -79,13 +82,21 @@ func (g *Group) start(ctx context.Context, key string, fn func(context.Context) 
 				c.val, c.err = nil, fmt.Errorf("dedupe: %q panicked: %v", key, p)
 			}
 			g.mu.Lock()
-			delete(g.calls, key)
+			g.forget(key, c)
 			g.mu.Unlock()
 			close(c.done)
 		}()
 		c.val, c.err = fn(runCtx)
 	}()
 	return c
+}
+
+// forget removes c as key's call unless another has replaced it; the
+// caller holds g.mu.
+func (g *Group) forget(key string, c *call) {
+	if g.calls[key] == c {
+		delete(g.calls, key)
+	}
 }
 
 // InFlight returns how many keys have work running.

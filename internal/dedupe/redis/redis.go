@@ -206,6 +206,12 @@ func (g *Group) own(ctx context.Context, key, token string, fn func(context.Cont
 			n, err := g.client.Get(base, g.waitersKey(key, token)).Int64()
 			if err != nil || n <= 0 {
 				cancelRun()
+				// The stopping work is no one's any more: free the lock
+				// so that a caller coming meanwhile runs it afresh
+				// instead of waiting for a cancelled run.
+				if rerr := releaseScript.Run(base, g.client, []string{g.lockKey(key)}, token).Err(); rerr != nil {
+					g.failed(rerr)
+				}
 				return
 			}
 			select {
