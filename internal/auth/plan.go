@@ -5,48 +5,24 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/tokenrisk/tokenrisk/internal/scan"
 )
 
 // AllChains in a plan's Chains grants every configured chain.
 const AllChains = "*"
 
-// Priority orders waiting scans in the admission queue: higher first.
-type Priority int
+// Priority orders a plan's scans in the admission queue: higher first.
+// It is the engine's own type, so a plan's priority reaches the queue as
+// configured.
+type Priority = scan.Priority
 
 // Priorities, lowest first.
 const (
-	PriorityLow Priority = iota
-	PriorityNormal
-	PriorityHigh
+	PriorityLow    = scan.PriorityLow
+	PriorityNormal = scan.PriorityNormal
+	PriorityHigh   = scan.PriorityHigh
 )
-
-var priorityNames = [...]string{PriorityLow: "low", PriorityNormal: "normal", PriorityHigh: "high"}
-
-// String returns "low", "normal" or "high".
-func (p Priority) String() string {
-	if p < 0 || int(p) >= len(priorityNames) {
-		return fmt.Sprintf("Priority(%d)", int(p))
-	}
-	return priorityNames[p]
-}
-
-// MarshalText writes the priority's name.
-func (p Priority) MarshalText() ([]byte, error) {
-	if p < 0 || int(p) >= len(priorityNames) {
-		return nil, fmt.Errorf("auth: invalid priority %d", int(p))
-	}
-	return []byte(priorityNames[p]), nil
-}
-
-// UnmarshalText reads "low", "normal" or "high".
-func (p *Priority) UnmarshalText(b []byte) error {
-	i := slices.Index(priorityNames[:], string(b))
-	if i < 0 {
-		return fmt.Errorf("auth: unknown priority %q (want low, normal or high)", b)
-	}
-	*p = Priority(i)
-	return nil
-}
 
 // Plan is what a key may do (SPEC §5). Zero limits mean unlimited.
 type Plan struct {

@@ -485,19 +485,6 @@ func TestOverloaded(t *testing.T) {
 	}
 }
 
-// TestPrioritiesAgree: the API converts a plan's auth.Priority to the
-// engine's scan.Priority by value.
-func TestPrioritiesAgree(t *testing.T) {
-	for _, p := range []auth.Priority{auth.PriorityLow, auth.PriorityNormal, auth.PriorityHigh} {
-		if got := scan.Priority(p).String(); got != p.String() {
-			t.Errorf("auth priority %s is scan priority %s", p, got)
-		}
-	}
-	if scan.Priority(auth.PriorityHigh) <= scan.Priority(auth.PriorityLow) {
-		t.Error("high does not outrank low")
-	}
-}
-
 // TestExportStreamsManyRows: an export larger than one flush arrives
 // whole, newest first, in both formats.
 func TestExportStreamsManyRows(t *testing.T) {

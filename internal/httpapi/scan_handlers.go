@@ -39,7 +39,7 @@ func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) 
 		s.writeError(w, r, err)
 		return
 	}
-	rep, err := s.scanner.Scan(r.Context(), scan.ScanRequest{Address: address, Chains: a.Chains, Priority: scan.Priority(a.Plan.Priority)})
+	rep, err := s.scanner.Scan(r.Context(), scan.ScanRequest{Address: address, Chains: a.Chains, Priority: a.Plan.Priority})
 	if err != nil {
 		s.writeError(w, r, err)
 		return

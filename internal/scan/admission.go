@@ -28,14 +28,23 @@ func (p Priority) String() string {
 	return priorityNames[p]
 }
 
-// ParsePriority parses low, normal or high.
-func ParsePriority(s string) (Priority, error) {
-	for p, name := range priorityNames {
-		if s == name {
-			return Priority(p), nil
+// MarshalText writes the priority's name (plans are configured by it).
+func (p Priority) MarshalText() ([]byte, error) {
+	if p < PriorityLow || p > PriorityHigh {
+		return nil, fmt.Errorf("scan: invalid priority %d", int(p))
+	}
+	return []byte(priorityNames[p]), nil
+}
+
+// UnmarshalText reads "low", "normal" or "high".
+func (p *Priority) UnmarshalText(b []byte) error {
+	for i, name := range priorityNames {
+		if string(b) == name {
+			*p = Priority(i)
+			return nil
 		}
 	}
-	return 0, fmt.Errorf("scan: unknown priority %q (want low, normal or high)", s)
+	return fmt.Errorf("scan: unknown priority %q (want low, normal or high)", b)
 }
 
 // admission bounds how many upstream-heavy scans run at once. When every
