@@ -36,13 +36,13 @@ type Usage struct {
 
 func (s *Server) handleUsage(w http.ResponseWriter, r *http.Request, a *Account) {
 	now := s.now().UTC()
-	used, err := s.store.Usage(r.Context(), a.Key.ID, day(now))
+	used, err := s.store.Usage(r.Context(), a.Key.ID, store.Day(now))
 	if err != nil {
 		s.writeError(w, r, storeError(err, "read usage"))
 		return
 	}
 	u := Usage{
-		KeyID: a.Key.ID, Plan: a.Plan.Name, Day: day(now), ScansToday: used,
+		KeyID: a.Key.ID, Plan: a.Plan.Name, Day: store.Day(now), ScansToday: used,
 		ResetsAt: now.Add(untilMidnight(now)), Chains: a.Chains,
 		Priority: a.Plan.Priority.String(), History: a.Plan.History,
 	}

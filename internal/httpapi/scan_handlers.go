@@ -72,14 +72,12 @@ func (s *Server) record(ctx context.Context, a *Account, rep *scan.Report, b []b
 		Cached:    rep.Cached,
 		ScannedAt: now,
 		Report:    b,
-	}, day(now))
+	}, store.Day(now))
 	if err != nil {
 		return fault.Wrap(err, fault.Unavailable, "the scan could not be recorded; retry")
 	}
 	return nil
 }
-
-func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
 // untilMidnight is how long until the UTC day (and the daily quota) turns.
 func untilMidnight(now time.Time) time.Duration {
@@ -104,7 +102,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, a *Account) error
 	h := w.Header()
 	if q := a.Plan.DailyQuota; q > 0 {
 		now := s.now()
-		used, err := s.store.Usage(r.Context(), a.Key.ID, day(now))
+		used, err := s.store.Usage(r.Context(), a.Key.ID, store.Day(now))
 		if err != nil {
 			return fault.Wrap(fmt.Errorf("read usage: %w", err), fault.Unavailable, "usage could not be read; retry")
 		}
