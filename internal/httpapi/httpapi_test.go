@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -516,5 +517,59 @@ func TestExportStreamsManyRows(t *testing.T) {
 	res = h.request("GET", "/api/v1/scans/export?format=ndjson", key, "")
 	if lines := strings.Count(string(res.body), "\n"); lines != n+1 {
 		t.Errorf("ndjson has %d lines, want %d", lines, n+1)
+	}
+}
+
+// TestDailyQuotaHoldsUnderConcurrency: scans of one key that arrive
+// together are counted against the quota before any of them is recorded,
+// so a burst cannot take more than what is left of the day.
+func TestDailyQuotaHoldsUnderConcurrency(t *testing.T) {
+	plans := auth.DefaultPlans()
+	tiny := plans["free"]
+	tiny.DailyQuota = 3
+	tiny.RatePerMinute = 0
+	plans["free"] = tiny
+	h := newHarness(t, harnessOptions{plans: plans})
+	key := h.key("free")
+	var started atomic.Int64
+	release := make(chan struct{})
+	h.setAssess(func(ctx context.Context, req scan.Request) (*scan.Assessment, error) {
+		started.Add(1)
+		<-release
+		return okAssessment(ctx, req)
+	})
+	const burst = 8
+	results := make(chan response, burst)
+	for i := range burst {
+		go func() { results <- h.scan(key, fmt.Sprintf("0x%040x", i+1)) }()
+	}
+	var got []response
+	deadline := time.After(5 * time.Second)
+	for int(started.Load())+len(got) < burst {
+		select {
+		case r := <-results:
+			got = append(got, r)
+		case <-deadline:
+			t.Fatalf("%d scans started and %d answered, want %d in all", started.Load(), len(got), burst)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	close(release)
+	for len(got) < burst {
+		got = append(got, <-results)
+	}
+	ok, refused := 0, 0
+	for _, r := range got {
+		switch {
+		case r.StatusCode == 200:
+			ok++
+		case r.StatusCode == 429 && r.problem(t).Code == string(fault.QuotaExceeded):
+			refused++
+		default:
+			t.Errorf("scan: %d %s", r.StatusCode, r.body)
+		}
+	}
+	if ok != 3 || refused != burst-3 {
+		t.Errorf("%d scans answered and %d refused, want 3 and %d (quota 3)", ok, refused, burst-3)
 	}
 }

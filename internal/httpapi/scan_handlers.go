@@ -35,10 +35,12 @@ func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) 
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.admit(w, r, a); err != nil {
+	release, err := s.admit(w, r, a)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	defer release()
 	rep, err := s.scanner.Scan(r.Context(), scan.ScanRequest{Address: address, Chains: a.Chains, Priority: a.Plan.Priority})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -97,23 +99,28 @@ func seconds(d time.Duration) int64 {
 
 // admit applies the plan's daily quota and per-minute rate to one scan and
 // sets the RateLimit-* headers (of the per-minute window; of the quota
-// when that is what refuses). Unlimited plans pass with no headers.
-func (s *Server) admit(w http.ResponseWriter, r *http.Request, a *Account) error {
+// when that is what refuses). Unlimited plans pass with no headers. An
+// admitted scan holds its place in the quota until release, which the
+// caller calls once the scan is recorded or has failed.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, a *Account) (release func(), err error) {
+	release = func() {}
 	h := w.Header()
 	if q := a.Plan.DailyQuota; q > 0 {
 		now := s.now()
 		used, err := s.store.Usage(r.Context(), a.Key.ID, store.Day(now))
 		if err != nil {
-			return fault.Wrap(fmt.Errorf("read usage: %w", err), fault.Unavailable, "usage could not be read; retry")
+			return nil, fault.Wrap(fmt.Errorf("read usage: %w", err), fault.Unavailable, "usage could not be read; retry")
 		}
-		if used >= q {
+		held, ok := s.quota.take(a.Key.ID, used, q)
+		if !ok {
 			reset := strconv.FormatInt(seconds(untilMidnight(now)), 10)
 			h.Set("RateLimit-Limit", strconv.FormatInt(q, 10))
 			h.Set("RateLimit-Remaining", "0")
 			h.Set("RateLimit-Reset", reset)
 			h.Set("Retry-After", reset)
-			return fault.Errorf(fault.QuotaExceeded, "the daily quota of %d scans is used up; it resets at 00:00 UTC", q)
+			return nil, fault.Errorf(fault.QuotaExceeded, "the daily quota of %d scans is used up; it resets at 00:00 UTC", q)
 		}
+		release = held
 	}
 	if rate := a.Plan.RatePerMinute; rate > 0 {
 		limiter := s.limiter
@@ -122,19 +129,21 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, a *Account) error
 		}
 		d, err := limiter.Allow(r.Context(), "scan:"+a.Key.ID, rate, time.Minute)
 		if err != nil {
-			return fault.Wrap(fmt.Errorf("rate limit: %w", err), fault.Unavailable, "the rate limiter is unavailable; retry")
+			release()
+			return nil, fault.Wrap(fmt.Errorf("rate limit: %w", err), fault.Unavailable, "the rate limiter is unavailable; retry")
 		}
 		if d.Unchecked {
 			// Allowed without a count (fail open): no headers to tell.
-			return nil
+			return release, nil
 		}
 		h.Set("RateLimit-Limit", strconv.FormatInt(d.Limit, 10))
 		h.Set("RateLimit-Remaining", strconv.FormatInt(max(d.Remaining, 0), 10))
 		h.Set("RateLimit-Reset", strconv.FormatInt(seconds(d.Reset), 10))
 		if !d.Allowed {
 			h.Set("Retry-After", strconv.FormatInt(seconds(d.RetryAfter), 10))
-			return fault.Errorf(fault.RateLimited, "the plan allows %d scans per minute", rate)
+			release()
+			return nil, fault.Errorf(fault.RateLimited, "the plan allows %d scans per minute", rate)
 		}
 	}
-	return nil
+	return release, nil
 }

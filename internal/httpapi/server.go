@@ -64,6 +64,7 @@ type Server struct {
 	scanner  Scanner
 	store    store.Store
 	recorder *recorder
+	quota    *quotaHolds
 	auth     Authenticator
 	limiter  ratelimit.Limiter
 	plans    map[string]ratelimit.Limiter
@@ -83,6 +84,7 @@ func NewServer(d Deps) (*Server, error) {
 		scanner:  d.Scanner,
 		store:    d.Store,
 		recorder: newRecorder(d.Store),
+		quota:    newQuotaHolds(),
 		auth:     d.Auth,
 		limiter:  d.Limiter,
 		plans:    d.PlanLimiters,
