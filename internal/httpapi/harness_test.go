@@ -87,6 +87,8 @@ type harnessOptions struct {
 	limiter       ratelimit.Limiter
 	planLimiters  map[string]ratelimit.Limiter
 	checks        []httpapi.Check
+	// wrapStore, if set, puts a store between the server and SQLite.
+	wrapStore func(store.Store) store.Store
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -128,8 +130,12 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	if limiter == nil {
 		limiter = ratememory.New(ratememory.Options{Now: h.clock})
 	}
+	var served store.Store = st
+	if o.wrapStore != nil {
+		served = o.wrapStore(st)
+	}
 	srv, err := httpapi.NewServer(httpapi.Deps{
-		Scanner: h.engine, Store: st, Auth: h.keys,
+		Scanner: h.engine, Store: served, Auth: h.keys,
 		Limiter: limiter, PlanLimiters: o.planLimiters, Checks: o.checks, Metrics: h.metrics, Now: h.clock,
 		Logger: slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})

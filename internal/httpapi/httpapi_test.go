@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -571,5 +573,46 @@ func TestDailyQuotaHoldsUnderConcurrency(t *testing.T) {
 	}
 	if ok != 3 || refused != burst-3 {
 		t.Errorf("%d scans answered and %d refused, want 3 and %d (quota 3)", ok, refused, burst-3)
+	}
+}
+
+// brokenExport fails an export after its first row.
+type brokenExport struct{ store.Store }
+
+func (b brokenExport) ExportScans(ctx context.Context, f store.ScanFilter, fn func(store.Scan) error) error {
+	rows := 0
+	return b.Store.ExportScans(ctx, f, func(sc store.Scan) error {
+		if rows++; rows > 1 {
+			return errors.New("connection lost")
+		}
+		return fn(sc)
+	})
+}
+
+// TestAbortedExportIsLoggedAndCounted: an export cut off mid-stream still
+// gets its access-log line and its count in the request metrics.
+func TestAbortedExportIsLoggedAndCounted(t *testing.T) {
+	h := newHarness(t, harnessOptions{wrapStore: func(s store.Store) store.Store { return brokenExport{s} }})
+	key := h.key("premium")
+	for range 3 {
+		h.scan(key, pepe)
+		h.advance(time.Second)
+	}
+	req := httptest.NewRequest("GET", "/api/v1/scans/export?format=ndjson", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	func() {
+		defer func() {
+			if v := recover(); v != http.ErrAbortHandler {
+				t.Errorf("the handler ended with %v, want http.ErrAbortHandler (the stream is cut)", v)
+			}
+		}()
+		h.handler.ServeHTTP(httptest.NewRecorder(), req)
+	}()
+	if logs := h.logs.String(); !strings.Contains(logs, `"route":"GET /api/v1/scans/export","status":200`) || !strings.Contains(logs, `"aborted":true`) {
+		t.Errorf("no access-log line marks the aborted export:\n%s", logs)
+	}
+	body := string(h.request("GET", "/metrics", "", "").body)
+	if want := `tokenrisk_http_requests_total{route="GET /api/v1/scans/export",status="200"} 1`; !strings.Contains(body, want) {
+		t.Errorf("metrics lack %s", want)
 	}
 }

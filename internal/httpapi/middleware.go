@@ -82,10 +82,13 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		r = r.WithContext(context.WithValue(ctx, accountKey, holder))
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
-			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
-					panic(v)
-				}
+			v := recover()
+			// A handler cuts a response it cannot finish (an export whose
+			// store failed) with ErrAbortHandler: it is logged and counted
+			// like any request, then passed on for net/http to drop the
+			// connection.
+			aborted := v == http.ErrAbortHandler
+			if v != nil && !aborted {
 				s.log.ErrorContext(r.Context(), "handler panic", "request_id", id, "panic", redact(fmt.Sprint(v)), "stack", string(debug.Stack()))
 				if rec.status == 0 {
 					s.writeProblem(rec, r, fault.Internal, "internal error")
@@ -104,7 +107,13 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			if holder.Key.ID != "" {
 				attrs = append(attrs, "key_id", holder.Key.ID, "plan", holder.Plan.Name)
 			}
+			if aborted {
+				attrs = append(attrs, "aborted", true)
+			}
 			s.log.InfoContext(r.Context(), "request", attrs...)
+			if aborted {
+				panic(v)
+			}
 		}()
 		next.ServeHTTP(rec, r)
 	})
