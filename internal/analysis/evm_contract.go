@@ -107,7 +107,13 @@ type EVMContractFacts struct {
 	Owner      string
 	// OwnerGetter says an owner getter answered (so "" means renounced).
 	OwnerGetter bool
-	Proxy       *EVMProxy
+	// RoleGoverned says the code has AccessControl's hasRole and grantRole:
+	// its privileges belong to role holders no getter names. Without an
+	// owner getter the owner is then unknown (OwnerKnown false), and a
+	// power proven from a probed address is a role holder's, not a hidden
+	// owner's.
+	RoleGoverned bool
+	Proxy        *EVMProxy
 	// Code is nil when the code could not be analysed.
 	Code *EVMCodeFacts
 	// Probe is nil when the probes did not run.
@@ -204,7 +210,11 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		}
 	} else {
 		status = scan.Partial
-		warnings = append(warnings, "contract: owner unknown")
+		if f.RoleGoverned && !f.OwnerGetter {
+			warnings = append(warnings, "contract: owner unknown: no owner(), getOwner() or admin() answered and access is role-based (AccessControl hasRole/grantRole); the role holders are not readable from the token")
+		} else {
+			warnings = append(warnings, "contract: owner unknown")
+		}
 	}
 	if ownerLive {
 		flags = append(flags, risk.NewFlag(risk.OwnerNotRenounced, "Ownership not renounced",
@@ -283,6 +293,9 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			}
 		}
 		for _, c := range f.Probe.Capabilities {
+			if f.RoleGoverned && !f.OwnerGetter {
+				break // no declared owner to hide from: the role holder's powers are flagged by capability
+			}
 			if c.Proven != nil && *c.Proven && c.Caller != "" && c.Role != evmRoleAnyone &&
 				!public[c.Name] && !strings.EqualFold(c.Caller, f.Owner) {
 				hidden = c.Caller

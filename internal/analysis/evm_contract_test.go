@@ -51,6 +51,15 @@ func TestAnalyseEVMContractFlags(t *testing.T) {
 			owned(f)
 			f.Probe.Capabilities = []EVMCapability{proven(EVMCapMint, evmTestOwner)}
 		}), want: []string{risk.OwnerCanMint}, absent: []string{risk.HiddenOwner}},
+		{name: "role-governed without an owner getter: the minter is a role holder, not a hidden owner", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.OwnerKnown, f.OwnerGetter, f.RoleGoverned = false, false, true
+			f.Probe.Capabilities = []EVMCapability{proven(EVMCapMint, evmTestHidden)}
+		}), want: []string{risk.OwnerCanMint}, absent: []string{risk.HiddenOwner, risk.OwnerNotRenounced}, status: scan.Partial},
+		{name: "role-governed with an owner getter: a power beside the owner is hidden", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.RoleGoverned = true
+			f.Probe.Capabilities = []EVMCapability{proven(EVMCapMint, evmTestHidden)}
+		}), want: []string{risk.OwnerCanMint, risk.HiddenOwner}},
 		{name: "mint in code with a live owner, unproven", facts: evmContractWith(func(f *EVMContractFacts) {
 			owned(f)
 			f.Code.Candidates = []EVMCapability{candidate(EVMCapMint)}
@@ -146,6 +155,9 @@ func TestAnalyseEVMContractChecklist(t *testing.T) {
 		{"owner unknown", evmContractWith(func(f *EVMContractFacts) { f.OwnerKnown = false }), EVMContractChecklist{Verified: true, NoMint: true}},
 		{"probes did not run: mint unknown", evmContractWith(func(f *EVMContractFacts) { f.Probe = nil }), EVMContractChecklist{Verified: true, OwnershipRenounced: true}},
 		{"probes failed: mint unknown", evmContractWith(func(f *EVMContractFacts) { f.Probe.Complete = false }), EVMContractChecklist{Verified: true, OwnershipRenounced: true}},
+		{"role-governed without an owner getter is not renounced", evmContractWith(func(f *EVMContractFacts) {
+			f.OwnerKnown, f.OwnerGetter, f.RoleGoverned = false, false, true
+		}), EVMContractChecklist{Verified: true, NoMint: true}},
 		{"hidden owner is not renounced", evmContractWith(func(f *EVMContractFacts) {
 			f.Probe.Capabilities = []EVMCapability{{Name: EVMCapOwnershipReclaim, Proven: evmBoolPtr(true), Caller: evmTestHidden}}
 		}), EVMContractChecklist{Verified: true, NoMint: true}},

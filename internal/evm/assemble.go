@@ -61,16 +61,20 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		as.Token.TotalSupply = &ts
 	}
 
-	// Contract.
+	// Contract. A token governed by AccessControl roles without an owner
+	// getter has an owner no getter names: unknown, never renounced.
+	roleGoverned := codeReport.HasSelector(SelectorOf("hasRole(bytes32,address)")) &&
+		codeReport.HasSelector(SelectorOf("grantRole(bytes32,address)"))
 	trusted, _ := ch.IsTrusted(r.token.Hex())
 	cf := &analysis.EVMContractFacts{
-		Trusted:     trusted.Name,
-		Verified:    ex.verified,
-		OwnerKnown:  lens != nil,
-		OwnerGetter: lens != nil && lens.OwnerFunc,
-		Code:        codeFactsOf(codeReport),
-		Probe:       probe,
-		Simulation:  sim,
+		Trusted:      trusted.Name,
+		Verified:     ex.verified,
+		OwnerKnown:   lens != nil && (lens.OwnerFunc || !roleGoverned),
+		OwnerGetter:  lens != nil && lens.OwnerFunc,
+		RoleGoverned: roleGoverned,
+		Code:         codeFactsOf(codeReport),
+		Probe:        probe,
+		Simulation:   sim,
 	}
 	if ex.verified != nil {
 		cf.VerifiedSource = ex.verifiedSource
@@ -90,7 +94,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 	// Liquidity.
 	ef := &analysis.EVMFacts{
 		Chain: ch.Key, Token: r.token.Hex(), TotalSupply: supply, Now: r.now,
-		OwnerKnown: lens != nil, BurnAddresses: ch.BurnAddresses, Lockers: map[string]string{},
+		OwnerKnown: cf.OwnerKnown, BurnAddresses: ch.BurnAddresses, Lockers: map[string]string{},
 	}
 	if lens != nil {
 		ef.Decimals = lens.Decimals
