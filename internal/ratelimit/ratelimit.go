@@ -1,6 +1,7 @@
-// Package ratelimit decides whether a key may scan now: a per-minute rate
-// and a daily quota. The in-process limiter is the embedded default; a
-// Redis limiter holds limits across instances.
+// Package ratelimit decides whether a key may scan now under its plan's
+// per-minute rate (the daily quota is the store's usage counter). The
+// in-process limiter is the embedded default; a Redis limiter holds limits
+// across instances.
 package ratelimit
 
 import (
