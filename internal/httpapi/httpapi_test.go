@@ -188,9 +188,19 @@ func TestInvalidRequestsAreNotCharged(t *testing.T) {
 		if res := h.scan(key, "0xnope"); res.StatusCode != 400 {
 			t.Fatalf("status %d", res.StatusCode)
 		}
+		// Reads of usage and of the flag catalogue are not charged either.
+		for _, path := range []string{"/api/v1/usage", "/api/v1/flags"} {
+			if res := h.request("GET", path, key, ""); res.StatusCode != 200 {
+				t.Fatalf("%s: %d %s", path, res.StatusCode, res.body)
+			}
+		}
+	}
+	var u usage
+	if err := json.Unmarshal(h.request("GET", "/api/v1/usage", key, "").body, &u); err != nil || u.ScansToday != 0 {
+		t.Errorf("usage after invalid requests and reads: %+v, %v; want 0 scans", u, err)
 	}
 	if res := h.scan(key, pepe); res.StatusCode != 200 {
-		t.Fatalf("valid scan after invalid ones: %d %s", res.StatusCode, res.body)
+		t.Fatalf("valid scan after invalid ones and reads: %d %s", res.StatusCode, res.body)
 	}
 }
 
