@@ -7,9 +7,10 @@
 // queue one (Enqueue), typically after the direct write failed or while
 // the queue is Busy. The reads and writes a scan waits on are bounded in
 // time, and after one fails they are not sent to the database for a
-// moment, so a database that hangs costs one timeout, not one per request. Usage reads add the charges still queued and, while
-// the database cannot be read, answer from the last total seen for that
-// key and day, so daily quotas keep holding on this instance.
+// moment, so a database that hangs costs one timeout, not one per
+// request. Usage reads add the charges still queued and, while the
+// database cannot be read, answer from the last total seen for that key
+// and day, so daily quotas keep holding on this instance.
 package writeback
 
 import (
