@@ -124,7 +124,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, a *Account) (rele
 	}
 	if rate := a.Plan.RatePerMinute; rate > 0 {
 		limiter := s.limiter
-		if l, ok := s.plans[a.Plan.Name]; ok {
+		if l, ok := s.planLimiters[a.Plan.Name]; ok {
 			limiter = l
 		}
 		d, err := limiter.Allow(r.Context(), "scan:"+a.Key.ID, rate, time.Minute)

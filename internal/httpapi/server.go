@@ -67,12 +67,13 @@ type Server struct {
 	quota    *quotaHolds
 	auth     Authenticator
 	limiter  ratelimit.Limiter
-	plans    map[string]ratelimit.Limiter
-	checks   []Check
-	metrics  *metrics.Metrics
-	log      *slog.Logger
-	now      func() time.Time
-	handler  http.Handler
+	// planLimiters replace limiter for the keys of the plans they name.
+	planLimiters map[string]ratelimit.Limiter
+	checks       []Check
+	metrics      *metrics.Metrics
+	log          *slog.Logger
+	now          func() time.Time
+	handler      http.Handler
 }
 
 // NewServer returns the API handler.
@@ -81,17 +82,17 @@ func NewServer(d Deps) (*Server, error) {
 		return nil, errors.New("httpapi: Scanner, Store, Auth and Limiter are required")
 	}
 	s := &Server{
-		scanner:  d.Scanner,
-		store:    d.Store,
-		recorder: newRecorder(d.Store),
-		quota:    newQuotaHolds(),
-		auth:     d.Auth,
-		limiter:  d.Limiter,
-		plans:    d.PlanLimiters,
-		checks:   d.Checks,
-		metrics:  d.Metrics,
-		log:      d.Logger,
-		now:      d.Now,
+		scanner:      d.Scanner,
+		store:        d.Store,
+		recorder:     newRecorder(d.Store),
+		quota:        newQuotaHolds(),
+		auth:         d.Auth,
+		limiter:      d.Limiter,
+		planLimiters: d.PlanLimiters,
+		checks:       d.Checks,
+		metrics:      d.Metrics,
+		log:          d.Logger,
+		now:          d.Now,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
