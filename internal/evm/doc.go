@@ -49,6 +49,14 @@
 //     cooldown). Neither path:
 //     SIMULATION_FAILED. The report's simulation.path names the decider
 //     and simulation.notes every disagreement, also as warnings.
+//   - Pool fees: a V2-style pool trades at its DEX's fee_bps (30 when
+//     unset), a V3 pool at its fee tier; a Solidly (Aerodrome, Velodrome)
+//     volatile pool without fee_bps at SolidlyMaxFeeBps, their factories'
+//     3% maximum (its getFee is not read): a fee assumed too high only
+//     prices the simulated trades worse, which the tax measurement (against
+//     what was asked of the pool) does not see; one too low makes the pool
+//     refuse the swap. Solidly stable pools are found and valued but never
+//     simulated (their curve is not x*y).
 //   - USD values come only from the chain's own pools: stables are 1 USD, a
 //     volatile quote token is priced by its deepest V2-style pool against a
 //     stable (V3 balances are not a price). A pool is worth twice its quote

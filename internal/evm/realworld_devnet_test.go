@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
@@ -176,6 +177,85 @@ func TestAdapterRoleGovernedToken(t *testing.T) {
 			}
 			if slices.Contains(codes, risk.HiddenOwner) {
 				t.Error("HIDDEN_OWNER raised; the role holder is not hiding from a declared owner")
+			}
+		})
+	}
+}
+
+// TestAdapterSolidlyVolatilePool: a token whose only liquidity is an
+// Aerodrome-style volatile pool (factory getPool(a, b, false), reserves as
+// uint256 words, V2-shaped swap checked after the factory's getFee) is
+// found, valued and simulated; with the pool's real fee configured, and
+// with the fee left unconfigured (the engine assumes 30 bps).
+func TestAdapterSolidlyVolatilePool(t *testing.T) {
+	dn := startAdapterNet(t)
+	m := dn.Manifest()
+	deployer := common.HexToAddress(m.Deployer)
+	weth := common.HexToAddress(m.WETH)
+	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
+	tests := []struct {
+		name          string
+		poolFee, conf int64
+	}{
+		{"30 bps pool, fee unconfigured", 30, 0},
+		{"100 bps pool, fee configured", 100, 100},
+		{"100 bps pool, fee unconfigured", 100, 0},
+		{"300 bps pool (Aerodrome's maximum), fee unconfigured", 300, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			factory := sendAs(t, dn, deployer, nil, nil, append(readHex(t, "SolidlyLikeFactory.bin"), common.LeftPadBytes(big.NewInt(tt.poolFee).Bytes(), 32)...)).ContractAddress
+			// A USDT-style token (its own V2 pair stays empty).
+			code := append(readHex(t, "NoReturnToken.bin"), append(common.LeftPadBytes(common.HexToAddress(m.Factory).Bytes(), 32),
+				append(common.LeftPadBytes(weth.Bytes(), 32), common.LeftPadBytes([]byte{18}, 32)...)...)...)
+			token := sendAs(t, dn, deployer, nil, nil, code).ContractAddress
+			sendAs(t, dn, deployer, &factory, nil, calldata("createPool(address,address,bool)", token.Bytes(), weth.Bytes(), []byte{0}))
+			out, err := c.CallContract(t.Context(), CallMsg{To: factory, Data: calldata("getPool(address,address,bool)", token.Bytes(), weth.Bytes(), []byte{0})}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pool := common.BytesToAddress(out)
+			ten := new(big.Int).Mul(big.NewInt(10), big.NewInt(1e18))
+			sendAs(t, dn, deployer, &weth, ten, SelectorOf("deposit()").bytes())
+			sendAs(t, dn, deployer, &weth, nil, calldata("transfer(address,uint256)", pool.Bytes(), ten.Bytes()))
+			sendAs(t, dn, deployer, &token, nil, calldata("transfer(address,uint256)", pool.Bytes(), new(big.Int).Exp(big.NewInt(10), big.NewInt(29), nil).Bytes()))
+			sendAs(t, dn, deployer, &pool, nil, calldata("mint(address)", common.HexToAddress("0x000000000000000000000000000000000000dEaD").Bytes()))
+			if err := dn.AdjustTime(time.Minute); err != nil {
+				t.Fatal(err)
+			}
+
+			ch := dn.Chain()
+			ch.DEXes = append(append([]chains.DEX{}, ch.DEXes...), chains.DEX{Name: "aerodrome_like", Kind: "solidly", Factory: factory.Hex(), FeeBps: int(tt.conf)})
+			ad := NewAdapter(devnetRegistry(t, ch), Options{})
+			r, err := assess(t, ad, token.Hex())
+			if err != nil {
+				t.Fatalf("Assess: %v", err)
+			}
+			codes := flagCodes(r)
+			t.Logf("level %s flags %v warnings %q", r.RiskLevel, codes, r.Warnings)
+			lev, _ := r.LiquidityAnalysis.Evidence.(analysis.EVMLiquidityEvidence)
+			if len(lev.Pools) == 0 || !strings.EqualFold(lev.Pools[0].Address, pool.Hex()) || lev.Pools[0].Kind != "solidly" || lev.Pools[0].Stable {
+				t.Fatalf("pools = %+v, want the volatile pool %s first", lev.Pools, pool.Hex())
+			}
+			if usd := lev.Pools[0].LiquidityUSD; usd == nil || *usd < 1000 {
+				t.Errorf("liquidity_usd = %s, want the pool valued", fmtPtr(usd))
+			}
+			if p := lev.Pools[0].LPBurnedPct; p == nil || *p < 99 {
+				t.Errorf("lp_burned_pct = %s, want ~100", fmtPtr(p))
+			}
+			s := simOf(t, r)
+			t.Logf("simulation: %s", simString(s))
+			if !strings.EqualFold(s.Pool, pool.Hex()) {
+				t.Errorf("simulated against %s, want %s", s.Pool, pool.Hex())
+			}
+			checkBool(t, "can_buy", s.CanBuy, refOf(true))
+			checkBool(t, "can_sell", s.CanSell, refOf(true))
+			near(t, "buy_tax", s.BuyTax, 0, 1)
+			near(t, "sell_tax", s.SellTax, 0, 1)
+			for _, c := range []string{risk.HoneypotCannotBuy, risk.HoneypotCannotSell, risk.SimulationFailed} {
+				if slices.Contains(codes, c) {
+					t.Errorf("unexpected %s", c)
+				}
 			}
 		})
 	}

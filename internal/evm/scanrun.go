@@ -488,6 +488,14 @@ func (ac *accounts) apply() {
 	}
 }
 
+// SolidlyMaxFeeBps is the fee assumed for a Solidly-style (Aerodrome,
+// Velodrome) pool when the DEX has no fee_bps configured: their factories
+// set each pool's fee (getFee(pool, stable)) up to 3%. Assuming the maximum
+// is safe: the simulator then asks the pool for less than it would pay, and
+// taxes are measured against what was asked, so they are unchanged; a fee
+// assumed too low makes the pool refuse the swap (a false honeypot).
+const SolidlyMaxFeeBps = 300
+
 // simulationRequest picks the pool to trade against: the deepest pool with
 // liquidity whose kind the simulator supports, bought with the wrapped
 // native (directly, or through a wrapped/quote pool).
@@ -517,6 +525,9 @@ func (r *scanRun) simulationRequest() (*Pool, *SimulationRequest) {
 		}
 		if req.FeeBps == 0 {
 			req.FeeBps = 30
+			if kind == "solidly" {
+				req.FeeBps = SolidlyMaxFeeBps
+			}
 		}
 		if p.QuoteAddress != wa {
 			fund := s.plan.fundPool(s.lens, wa, p.QuoteAddress)
