@@ -68,7 +68,7 @@ func (u *uniswap) addV3LiquidityETH(t *testing.T, a *anvil, token common.Address
 	sqrtPrice, _ := sqrt.Int(nil)
 	a.transact(t, u.Positions, u.positions.ABI, nil, "createAndInitializePoolIfNecessary", token0, token1, big.NewInt(fee), sqrtPrice)
 	a.transact(t, token, u.erc20.ABI, nil, "approve", u.Positions, tokenAmount)
-	spacing := map[int64]int64{500: 10, 3000: 60, 10000: 200}[fee]
+	spacing := map[int64]int64{500: 10, 2500: 50, 3000: 60, 10000: 200}[fee]
 	maxTick := 887272 / spacing * spacing
 	params := struct {
 		Token0         common.Address
