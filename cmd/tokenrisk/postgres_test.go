@@ -236,6 +236,39 @@ func TestRedisOutageFallsBack(t *testing.T) {
 	}
 }
 
+// TestStartsWithRedisDown: an instance started while Redis is down serves
+// on its in-process fallbacks, says so, and shares again once Redis
+// answers.
+func TestStartsWithRedisDown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the devnet")
+	}
+	u, err := url.Parse(redistest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newProxy(t, u.Host)
+	u.Host = proxy.addr()
+	proxy.cut()
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "devnet.json")
+	env := map[string]string{"TOKENRISK_DB": filepath.Join(dir, "t.db"), "TOKENRISK_REDIS": u.String(), "TOKENRISK_LOG_LEVEL": "info"}
+	s := startServer(t, env, "--devnet-manifest", manifest)
+	if !strings.Contains(s.stderr.String(), "redis not reachable at start") {
+		t.Errorf("starting without Redis is not logged:\n%s", s.stderr.String())
+	}
+	clean, _ := readManifest(t, manifest).Token("clean")
+	free := s.key(t, "free")
+	if r := s.scan(t, free, clean.Address); r.status != 200 || r.header.Get("RateLimit-Limit") != "10" {
+		t.Fatalf("free scan with Redis down since start: %d %s, want 200 under the in-process limit", r.status, r.body)
+	}
+	if code, rd := s.readiness(t); code != 200 || rd.Status != "degraded" || rd.Backends["limiter"].Status != "degraded" {
+		t.Errorf("/readyz with Redis down since start: %d %+v, want 200 degraded", code, rd)
+	}
+	proxy.restore()
+	s.waitReady(t, "ready once Redis answers", func(code int, rd httpapi.Readiness) bool { return code == 200 && rd.Status == "ready" })
+}
+
 // viaProxy returns dsn pointed at a proxy of its host, to cut at will.
 func viaProxy(t *testing.T, dsn string) (string, *tcpProxy) {
 	t.Helper()

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"slices"
@@ -47,7 +46,7 @@ const (
 )
 
 // openShared builds the cache, rate limiter and in-flight dedupe. With
-// Redis, when Redis fails: the cache misses (scans run), dedupe works
+// Redis, when Redis fails (at start or later): the cache misses (scans run), dedupe works
 // within the instance, and per-minute limits fail closed to in-process
 // limits, except for the plans in --limits-fail-open, which are allowed
 // unchecked. Each change is logged and /readyz shows it.
@@ -90,8 +89,11 @@ func openShared(ctx context.Context, cfg *config.Config, plans auth.Plans, log *
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := client.Ping(pctx).Err(); err != nil {
-		client.Close()
-		return nil, fmt.Errorf("redis: ping %s: %w", opts.Addr, err)
+		// Every use of Redis has an in-process fallback, so an instance
+		// (re)started during a Redis outage serves degraded, as one whose
+		// Redis fails later does, rather than not at all.
+		log.Warn("redis not reachable at start: serving on in-process fallbacks until it answers",
+			"addr", opts.Addr, "err", httpapi.Redact(err.Error()))
 	}
 	limiter := ratelimit.NewFallback(rateredis.New(client, rateredis.Options{}), local, func(err error) {
 		if err != nil {
