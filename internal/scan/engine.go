@@ -220,7 +220,9 @@ func (e *Engine) Scan(ctx context.Context, req ScanRequest) (*Report, error) {
 	planChains := slices.Clone(req.Chains)
 	slices.Sort(planChains)
 	planChains = slices.Compact(planChains)
-	key := "scan:v1:" + addr.Canonical + ":" + strings.Join(planChains, ",")
+	// The engine version is part of the key: instances of two versions
+	// sharing a cache (a rolling upgrade) never serve each other's reports.
+	key := "scan:v1:" + e.version + ":" + addr.Canonical + ":" + strings.Join(planChains, ",")
 
 	if e.cache != nil && e.ttl > 0 {
 		if b, ok, err := e.cache.Get(ctx, key); err == nil && ok {

@@ -406,3 +406,23 @@ func TestAdmissionWaitIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCacheIsPerEngineVersion: instances of two engine versions sharing
+// one cache (a rolling upgrade) never answer with each other's reports.
+func TestCacheIsPerEngineVersion(t *testing.T) {
+	a := &fakeAdapter{kind: chains.EVM, assess: func(context.Context, scan.Request) (*scan.Assessment, error) {
+		return assessment("ethereum"), nil
+	}}
+	shared := &memCache{}
+	req := scan.ScanRequest{Address: pepe, Chains: []string{"ethereum"}}
+	for _, v := range []string{"1.0.0", "1.1.0"} {
+		e := newEngine(t, scan.EngineOptions{Adapters: []scan.Adapter{a}, Cache: shared, CacheTTL: time.Minute, Version: v})
+		r, err := e.Scan(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Cached || r.EngineVersion != v {
+			t.Errorf("engine %s answered a report of engine %s (cached %v)", v, r.EngineVersion, r.Cached)
+		}
+	}
+}
