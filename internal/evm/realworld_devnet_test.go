@@ -1,6 +1,7 @@
 package evm
 
 import (
+	"fmt"
 	"math/big"
 	"slices"
 	"strings"
@@ -19,9 +20,10 @@ import (
 
 // deployPooled deploys a testdata token whose constructor takes (factory,
 // weth, extra...) and creates its pair (read back with pair()), then seeds
-// the pair with poolShare of the deployer's tokens and 10 WETH, and burns
-// the LP.
-func deployPooled(t *testing.T, dn *devnet.Devnet, bin string, poolTokens *big.Int, extra ...[]byte) (token, pool common.Address) {
+// the pair with poolTokens of the deployer's tokens and 10 WETH, and burns
+// the LP. When wantToken0 is set it redeploys until the token is (or is
+// not) the pair's token0.
+func deployPooled(t *testing.T, dn *devnet.Devnet, bin string, wantToken0 *bool, poolTokens *big.Int, extra ...[]byte) (token, pool common.Address) {
 	t.Helper()
 	m := dn.Manifest()
 	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
@@ -32,6 +34,12 @@ func deployPooled(t *testing.T, dn *devnet.Devnet, bin string, poolTokens *big.I
 		code = append(code, common.LeftPadBytes(w, 32)...)
 	}
 	token = sendAs(t, dn, deployer, nil, nil, code).ContractAddress
+	for tries := 0; wantToken0 != nil && (token.Cmp(weth) < 0) != *wantToken0; tries++ {
+		if tries == 20 {
+			t.Fatalf("no deployment put the token on the wanted side of the pair")
+		}
+		token = sendAs(t, dn, deployer, nil, nil, code).ContractAddress
+	}
 	out, err := c.CallContract(t.Context(), CallMsg{To: token, Data: SelectorOf("pair()").bytes()}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +67,8 @@ func flagCodes(r *scan.Report) []string {
 // TestAdapterUSDTStyleTokens scans tokens written like USDT (no return
 // value from transfer, transferFrom and approve; approve refuses non-zero
 // to non-zero; 1e30 raw units of supply) with 6, 9 and 0 decimals, each
-// with a V2 pool holding 90% of the supply: every path (lens, contract and
+// with a V2 pool holding 90% of the supply, the token as the pair's token0
+// and as its token1: every path (lens, contract and
 // wallet simulation, probes) must trade them as ordinary tokens, value the
 // pool, size the holders' shares, and read the owner from getOwner() when
 // owner() reverts.
@@ -69,9 +78,14 @@ func TestAdapterUSDTStyleTokens(t *testing.T) {
 	deployer := common.HexToAddress(dn.Manifest().Deployer)
 	supply, _ := new(big.Int).SetString("1000000000000000000000000000000", 10) // 1e30
 	poolTokens := new(big.Int).Div(new(big.Int).Mul(supply, big.NewInt(9)), big.NewInt(10))
-	for _, decimals := range []int64{6, 9, 0} {
-		t.Run(big.NewInt(decimals).String()+" decimals", func(t *testing.T) {
-			token, pool := deployPooled(t, dn, "NoReturnToken.bin", poolTokens, big.NewInt(decimals).Bytes())
+	tests := []struct {
+		decimals int64
+		token0   bool
+	}{{6, true}, {6, false}, {9, false}, {0, true}}
+	for _, tt := range tests {
+		decimals := tt.decimals
+		t.Run(fmt.Sprintf("%d decimals, token0 %v", decimals, tt.token0), func(t *testing.T) {
+			token, pool := deployPooled(t, dn, "NoReturnToken.bin", &tt.token0, poolTokens, big.NewInt(decimals).Bytes())
 			r, err := assess(t, ad, token.Hex())
 			if err != nil {
 				t.Fatalf("Assess: %v", err)
@@ -148,7 +162,7 @@ func TestAdapterRoleGovernedToken(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			token, _ := deployPooled(t, dn, "RoleToken.bin", new(big.Int).Exp(big.NewInt(10), big.NewInt(26), nil))
+			token, _ := deployPooled(t, dn, "RoleToken.bin", nil, new(big.Int).Exp(big.NewInt(10), big.NewInt(26), nil))
 			if tt.handOver {
 				for _, role := range [][]byte{minter, {0}} {
 					sendAs(t, dn, deployer, &token, nil, calldata("grantRole(bytes32,address)", role, multisig.Bytes()))
@@ -182,12 +196,14 @@ func TestAdapterRoleGovernedToken(t *testing.T) {
 	}
 }
 
-// TestAdapterSolidlyVolatilePool: a token whose only liquidity is an
-// Aerodrome-style volatile pool (factory getPool(a, b, false), reserves as
-// uint256 words, V2-shaped swap checked after the factory's getFee) is
-// found, valued and simulated; with the pool's real fee configured, and
-// with the fee left unconfigured (the engine assumes 30 bps).
-func TestAdapterSolidlyVolatilePool(t *testing.T) {
+// TestAdapterForkPools: a token whose only liquidity is an Aerodrome-style
+// volatile pool (factory getPool(a, b, false), reserves as uint256 words,
+// V2-shaped swap checked after the factory's getFee), or the same pool
+// behind a V2 fork's getPair at another fee, is found, valued and
+// simulated; with the pool's real fee configured, and with the fee left
+// unconfigured (Solidly: the engine assumes the 3% maximum) or a few bps
+// too low (absorbed by the simulator's retry).
+func TestAdapterForkPools(t *testing.T) {
 	dn := startAdapterNet(t)
 	m := dn.Manifest()
 	deployer := common.HexToAddress(m.Deployer)
@@ -195,12 +211,15 @@ func TestAdapterSolidlyVolatilePool(t *testing.T) {
 	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
 	tests := []struct {
 		name          string
+		kind          string
 		poolFee, conf int64
 	}{
-		{"30 bps pool, fee unconfigured", 30, 0},
-		{"100 bps pool, fee configured", 100, 100},
-		{"100 bps pool, fee unconfigured", 100, 0},
-		{"300 bps pool (Aerodrome's maximum), fee unconfigured", 300, 0},
+		{"30 bps pool, fee unconfigured", "solidly", 30, 0},
+		{"100 bps pool, fee configured", "solidly", 100, 100},
+		{"100 bps pool, fee unconfigured", "solidly", 100, 0},
+		{"300 bps pool (Aerodrome's maximum), fee unconfigured", "solidly", 300, 0},
+		{"V2 fork at 25 bps (PancakeSwap V2), fee configured", "v2", 25, 25},
+		{"V2 fork at 30 bps configured as 25", "v2", 30, 25},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -225,7 +244,7 @@ func TestAdapterSolidlyVolatilePool(t *testing.T) {
 			}
 
 			ch := dn.Chain()
-			ch.DEXes = append(append([]chains.DEX{}, ch.DEXes...), chains.DEX{Name: "aerodrome_like", Kind: "solidly", Factory: factory.Hex(), FeeBps: int(tt.conf)})
+			ch.DEXes = append(append([]chains.DEX{}, ch.DEXes...), chains.DEX{Name: "fork_" + tt.kind, Kind: tt.kind, Factory: factory.Hex(), FeeBps: int(tt.conf)})
 			ad := NewAdapter(devnetRegistry(t, ch), Options{})
 			r, err := assess(t, ad, token.Hex())
 			if err != nil {
@@ -234,7 +253,7 @@ func TestAdapterSolidlyVolatilePool(t *testing.T) {
 			codes := flagCodes(r)
 			t.Logf("level %s flags %v warnings %q", r.RiskLevel, codes, r.Warnings)
 			lev, _ := r.LiquidityAnalysis.Evidence.(analysis.EVMLiquidityEvidence)
-			if len(lev.Pools) == 0 || !strings.EqualFold(lev.Pools[0].Address, pool.Hex()) || lev.Pools[0].Kind != "solidly" || lev.Pools[0].Stable {
+			if len(lev.Pools) == 0 || !strings.EqualFold(lev.Pools[0].Address, pool.Hex()) || lev.Pools[0].Kind != tt.kind || lev.Pools[0].Stable {
 				t.Fatalf("pools = %+v, want the volatile pool %s first", lev.Pools, pool.Hex())
 			}
 			if usd := lev.Pools[0].LiquidityUSD; usd == nil || *usd < 1000 {
@@ -257,6 +276,33 @@ func TestAdapterSolidlyVolatilePool(t *testing.T) {
 					t.Errorf("unexpected %s", c)
 				}
 			}
+		})
+	}
+}
+
+// TestSimulationTaxesIgnoreAnOverestimatedPoolFee: the simulation asked to
+// assume a pool fee ten times the real one (as for an unconfigured Solidly
+// pool) measures the same taxes, since they are measured against what was
+// asked of the pool.
+func TestSimulationTaxesIgnoreAnOverestimatedPoolFee(t *testing.T) {
+	tests := []struct {
+		kind            string
+		buy, sell, xfer [2]float64
+		canBuy, canSell bool
+	}{
+		{"clean", [2]float64{0, 1}, [2]float64{0, 1}, [2]float64{0, 1}, true, true},
+		{"tax_sell_high", [2]float64{4, 6}, [2]float64{28, 32}, [2]float64{0, 1}, true, true},
+		{"fee_on_transfer", [2]float64{0, 1}, [2]float64{0, 1}, [2]float64{4, 6}, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind, func(t *testing.T) {
+			sim := simulateZooWith(t, tt.kind, func(r *SimulationRequest) { r.FeeBps = SolidlyMaxFeeBps })
+			t.Logf("simulation: %s", simString(sim))
+			checkBool(t, "can_buy", sim.CanBuy, &tt.canBuy)
+			checkBool(t, "can_sell", sim.CanSell, &tt.canSell)
+			checkRange(t, "buy_tax", sim.BuyTax, &tt.buy)
+			checkRange(t, "sell_tax", sim.SellTax, &tt.sell)
+			checkRange(t, "transfer_tax", sim.TransferTax, &tt.xfer)
 		})
 	}
 }

@@ -11,12 +11,19 @@ interface ISolidlyERC20 {
 // bps here), getReserves() as three uint256 words, a Uniswap-V2-shaped
 // swap(amount0Out, amount1Out, to, data) checking x*y after the fee, and
 // the pool as its own LP token. Only volatile (x*y) pools are modelled.
+// Through getPair the same factory stands for a V2 fork with another fee.
 contract SolidlyLikeFactory {
     mapping(address => mapping(address => mapping(bool => address))) public getPool;
     uint256 public volatileFee;
 
     constructor(uint256 feeBps) {
         volatileFee = feeBps;
+    }
+
+    /// getPair makes the factory a Uniswap V2 fork too (PancakeSwap V2
+    /// style: the same x*y pool at another fee).
+    function getPair(address a, address b) external view returns (address) {
+        return getPool[a][b][false];
     }
 
     function getFee(address, bool) external view returns (uint256) {
