@@ -143,7 +143,7 @@ var options = []Option{
 		bind: dur(func(c *Config) *time.Duration { return &c.ScanTimeout })},
 	{Flag: "max-scans", Env: "TOKENRISK_MAX_SCANS", Default: "32", Usage: "upstream-heavy scans run at once (the admission queue's width)", Commands: []string{CmdServe},
 		bind: integer(func(c *Config) *int { return &c.MaxScans }, 32)},
-	{Flag: "queue-limit", Env: "TOKENRISK_QUEUE_LIMIT", Default: "64", Usage: "scans of one non-premium plan that may wait for admission before 503 overloaded", Commands: []string{CmdServe},
+	{Flag: "queue-limit", Env: "TOKENRISK_QUEUE_LIMIT", Default: "64", Usage: "scans of each non-premium queue priority (low: free, normal: pro) that may wait for admission before 503 overloaded", Commands: []string{CmdServe},
 		bind: integer(func(c *Config) *int { return &c.QueueLimit }, 64)},
 	{Flag: "shutdown-timeout", Env: "TOKENRISK_SHUTDOWN_TIMEOUT", Default: "30s", Usage: "how long shutdown waits for in-flight requests", Commands: []string{CmdServe},
 		bind: dur(func(c *Config) *time.Duration { return &c.ShutdownTimeout })},
