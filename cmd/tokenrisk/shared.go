@@ -18,6 +18,7 @@ import (
 	cacheredis "github.com/tokenrisk/tokenrisk/internal/cache/redis"
 	"github.com/tokenrisk/tokenrisk/internal/config"
 	dedupememory "github.com/tokenrisk/tokenrisk/internal/dedupe/memory"
+	dederedis "github.com/tokenrisk/tokenrisk/internal/dedupe/redis"
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
 	ratememory "github.com/tokenrisk/tokenrisk/internal/ratelimit/memory"
@@ -249,4 +250,13 @@ func (b *redisBreaker) ProcessPipelineHook(next goredis.ProcessPipelineHook) gor
 		b.observe(ctx, err)
 		return err
 	}
+}
+
+// sharedDedupe runs identical in-flight scans once across instances; when
+// Redis fails it dedupes within this instance only (logged, at most once
+// per logEvery).
+func sharedDedupe(client *goredis.Client, log *slog.Logger) scan.Group {
+	return dederedis.New(client, dederedis.Options{
+		OnError: throttled(log, "redis dedupe failing; deduping in process only"),
+	})
 }

@@ -5,21 +5,8 @@ import (
 	"sync"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
-
-	dederedis "github.com/tokenrisk/tokenrisk/internal/dedupe/redis"
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
-	"github.com/tokenrisk/tokenrisk/internal/scan"
 )
-
-// sharedDedupe runs identical in-flight scans once across instances; when
-// Redis fails it dedupes within this instance only (logged, at most once
-// per logEvery).
-func sharedDedupe(client *goredis.Client, log *slog.Logger) scan.Group {
-	return dederedis.New(client, dederedis.Options{
-		OnError: throttled(log, "redis dedupe failing; deduping in process only"),
-	})
-}
 
 // logEvery spaces repeated warnings about one failing backend.
 const logEvery = 30 * time.Second
