@@ -172,22 +172,22 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request, a *Account
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(exportDeadline))
 
-	h := w.Header()
-	h.Set("Cache-Control", "no-store")
-	name := "tokenrisk-scans." + format
-	if format == "csv" {
-		h.Set("Content-Type", "text/csv; charset=utf-8")
-	} else {
-		h.Set("Content-Type", "application/x-ndjson")
-	}
-	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-
 	bw := bufio.NewWriterSize(w, 32<<10)
 	cw := csv.NewWriter(bw)
 	started, rows := false, 0
+	// The file's headers go out with its first row, so that an export
+	// failing before it is a plain problem document, not an attachment.
 	start := func() {
 		if !started {
 			started = true
+			h := w.Header()
+			h.Set("Cache-Control", "no-store")
+			if format == "csv" {
+				h.Set("Content-Type", "text/csv; charset=utf-8")
+			} else {
+				h.Set("Content-Type", "application/x-ndjson")
+			}
+			h.Set("Content-Disposition", `attachment; filename="tokenrisk-scans.`+format+`"`)
 			w.WriteHeader(http.StatusOK)
 			if format == "csv" {
 				_ = cw.Write(csvHeader)

@@ -586,13 +586,16 @@ func TestDailyQuotaHoldsUnderConcurrency(t *testing.T) {
 	}
 }
 
-// brokenExport fails an export after its first row.
-type brokenExport struct{ store.Store }
+// brokenExport fails an export after its first rows.
+type brokenExport struct {
+	store.Store
+	rows int
+}
 
 func (b brokenExport) ExportScans(ctx context.Context, f store.ScanFilter, fn func(store.Scan) error) error {
 	rows := 0
 	return b.Store.ExportScans(ctx, f, func(sc store.Scan) error {
-		if rows++; rows > 1 {
+		if rows++; rows > b.rows {
 			return errors.New("connection lost")
 		}
 		return fn(sc)
@@ -602,7 +605,7 @@ func (b brokenExport) ExportScans(ctx context.Context, f store.ScanFilter, fn fu
 // TestAbortedExportIsLoggedAndCounted: an export cut off mid-stream still
 // gets its access-log line and its count in the request metrics.
 func TestAbortedExportIsLoggedAndCounted(t *testing.T) {
-	h := newHarness(t, harnessOptions{wrapStore: func(s store.Store) store.Store { return brokenExport{s} }})
+	h := newHarness(t, harnessOptions{wrapStore: func(s store.Store) store.Store { return brokenExport{s, 1} }})
 	key := h.key("premium")
 	for range 3 {
 		h.scan(key, pepe)
@@ -624,5 +627,22 @@ func TestAbortedExportIsLoggedAndCounted(t *testing.T) {
 	body := string(h.request("GET", "/metrics", "", "").body)
 	if want := `tokenrisk_http_requests_total{route="GET /api/v1/scans/export",status="200"} 1`; !strings.Contains(body, want) {
 		t.Errorf("metrics lack %s", want)
+	}
+}
+
+// TestExportFailingAtOnceIsAProblem: an export whose store fails before
+// the first row answers a problem document, not an attachment.
+func TestExportFailingAtOnceIsAProblem(t *testing.T) {
+	h := newHarness(t, harnessOptions{wrapStore: func(s store.Store) store.Store { return brokenExport{s, 0} }})
+	key := h.key("premium")
+	h.scan(key, pepe)
+	for _, format := range []string{"csv", "ndjson"} {
+		res := h.request("GET", "/api/v1/scans/export?format="+format, key, "")
+		if res.StatusCode != 500 || res.Header.Get("Content-Type") != "application/problem+json" {
+			t.Errorf("%s: %d %s %s, want a 500 problem", format, res.StatusCode, res.Header.Get("Content-Type"), res.body)
+		}
+		if cd := res.Header.Get("Content-Disposition"); cd != "" {
+			t.Errorf("%s: the problem is sent as an attachment (%s)", format, cd)
+		}
 	}
 }
