@@ -112,6 +112,8 @@ func TestProxyKindsOnChain(t *testing.T) {
 			SlotZeppelinOSImplementation: word(impl), SlotZeppelinOSAdmin: word(admin)}}, ProxyZeppelinOS, impl, &boss, refOf(true), true},
 		{"zeppelinos, admin EOA", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
 			SlotZeppelinOSImplementation: word(impl), SlotZeppelinOSAdmin: word(eoa)}}, ProxyZeppelinOS, impl, &eoa, refOf(false), true},
+		{"zeppelinos, admin a contract without owner() (a multisig): the admin itself upgrades", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
+			SlotZeppelinOSImplementation: word(shady), SlotZeppelinOSAdmin: word(impl)}}, ProxyZeppelinOS, shady, &impl, refOf(true), true},
 		{"zeppelinos, admin renounced to zero", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
 			SlotZeppelinOSImplementation: word(impl)}}, ProxyZeppelinOS, impl, nil, nil, false},
 		{"EIP-1167 clone", types.Account{Code: clone}, ProxyEIP1167, impl, nil, nil, false},
