@@ -113,6 +113,14 @@ func TestAdapterUSDTStyleTokens(t *testing.T) {
 			if !r.SafetyChecklist.NotHoneypot {
 				t.Error("not_honeypot = false")
 			}
+			// The contract path agreed with the wallet path, and the probes
+			// (which move the token the same way) completed: no_mint is known.
+			if len(s.Notes) > 0 {
+				t.Errorf("simulation paths disagree: %q", s.Notes)
+			}
+			if !r.SafetyChecklist.NoMint {
+				t.Errorf("no_mint = false; warnings %q", r.Warnings)
+			}
 			lev, _ := r.LiquidityAnalysis.Evidence.(analysis.EVMLiquidityEvidence)
 			if len(lev.Pools) == 0 || !strings.EqualFold(lev.Pools[0].Address, pool.Hex()) {
 				t.Fatalf("pools = %+v, want %s", lev.Pools, pool.Hex())
