@@ -17,10 +17,13 @@ type collected struct {
 	// code is the analysis of the code that runs (the implementation's
 	// for a proxy); implKnown is false when a proxy's implementation code
 	// could not be read.
-	code          CodeReport
-	proxy         *ProxyInfo
-	implKnown     bool
-	owner         *common.Address
+	code      CodeReport
+	proxy     *ProxyInfo
+	implKnown bool
+	owner     *common.Address
+	// roleAdmin is the creator when the token has no owner getter and the
+	// creator holds AccessControl's DEFAULT_ADMIN_ROLE (hasRole answered).
+	roleAdmin     *common.Address
 	sim           *analysis.EVMSimulation
 	simPool       *Pool
 	probe         *analysis.EVMProbeFacts
@@ -62,16 +65,20 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 	}
 
 	// Contract. A token governed by AccessControl roles without an owner
-	// getter has an owner no getter names: unknown, never renounced.
-	roleGoverned := codeReport.HasSelector(SelectorOf("hasRole(bytes32,address)")) &&
-		codeReport.HasSelector(SelectorOf("grantRole(bytes32,address)"))
+	// getter has an owner no getter names: the creator when it holds
+	// DEFAULT_ADMIN_ROLE, else unknown, never renounced.
+	roles := roleGoverned(codeReport)
+	if owner == nil && c.roleAdmin != nil && lens != nil && !lens.OwnerFunc {
+		owner = c.roleAdmin
+		r.warn("contract: no owner getter; the owner reported is the creator, which holds AccessControl's DEFAULT_ADMIN_ROLE (hasRole); other role holders are not readable")
+	}
 	trusted, _ := ch.IsTrusted(r.token.Hex())
 	cf := &analysis.EVMContractFacts{
 		Trusted:      trusted.Name,
 		Verified:     ex.verified,
-		OwnerKnown:   lens != nil && (lens.OwnerFunc || !roleGoverned),
+		OwnerKnown:   lens != nil && (lens.OwnerFunc || !roles || owner != nil),
 		OwnerGetter:  lens != nil && lens.OwnerFunc,
-		RoleGoverned: roleGoverned,
+		RoleGoverned: roles,
 		Code:         codeFactsOf(codeReport),
 		Probe:        probe,
 		Simulation:   sim,
@@ -252,6 +259,12 @@ func proxyReportOf(p *ProxyInfo, impl CodeReport, implKnown bool) *analysis.EVMP
 		out.Beacon = &s
 	}
 	return out
+}
+
+// roleGoverned says the code has AccessControl's hasRole and grantRole.
+func roleGoverned(code CodeReport) bool {
+	return code.HasSelector(SelectorOf("hasRole(bytes32,address)")) &&
+		code.HasSelector(SelectorOf("grantRole(bytes32,address)"))
 }
 
 // metadataDeviations lists how a token's metadata functions break the

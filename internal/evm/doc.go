@@ -49,6 +49,11 @@
 //     cooldown). Neither path:
 //     SIMULATION_FAILED. The report's simulation.path names the decider
 //     and simulation.notes every disagreement, also as warnings.
+//   - The owner is the first of owner(), getOwner(), admin() that answers
+//     an address. A token with none of them but AccessControl's hasRole
+//     and grantRole is owned by its creator when hasRole(DEFAULT_ADMIN_ROLE,
+//     creator) says so (asked in round trip 3), else its owner is unknown:
+//     null with a warning, never renounced.
 //   - Pool fees: a V2-style pool trades at its DEX's fee_bps (30 when
 //     unset), a V3 pool at its fee tier; a Solidly (Aerodrome, Velodrome)
 //     volatile pool without fee_bps at SolidlyMaxFeeBps, their factories'

@@ -221,7 +221,20 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		acct = r.accountCalls(topHolders(ho.scan), creator)
 		rt3.add(acct.elems)
 	}
+	// A role-governed token without an owner getter: does the creator
+	// still hold AccessControl's DEFAULT_ADMIN_ROLE?
+	var roleOut hexutil.Bytes
+	var roleElems []rpc.BatchElem
+	if owner == nil && creator != nil && roleGoverned(codeReport) {
+		roleElems = []rpc.BatchElem{CallElem(CallMsg{To: r.token, Gas: 100_000,
+			Data: append(append(SelectorOf("hasRole(bytes32,address)").bytes(), make([]byte, 32)...), common.LeftPadBytes(creator.Bytes(), 32)...)}, nil, &roleOut)}
+		rt3.add(roleElems)
+	}
 	rtt3ok := r.send(ctx, "probes", &rt3)
+	var roleAdmin *common.Address
+	if rtt3ok && len(roleElems) == 1 && roleElems[0].Error == nil && len(roleOut) == 32 && new(big.Int).SetBytes(roleOut).Cmp(big.NewInt(1)) == 0 {
+		roleAdmin = creator
+	}
 	if acct != nil && rtt3ok {
 		acct.apply()
 	}
@@ -278,7 +291,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	}
 
 	return r.assemble(collected{
-		lens: lens, code: codeReport, proxy: proxy, implKnown: implKnown, owner: owner,
+		lens: lens, code: codeReport, proxy: proxy, implKnown: implKnown, owner: owner, roleAdmin: roleAdmin,
 		sim: sim, simPool: simPool, probe: probe, holders: ho.scan, accounts: acct,
 		explorer: ex, creator: creator, creatorSource: creatorSource,
 	})
