@@ -213,7 +213,9 @@ func testAllLeave(t *testing.T, a, _ dedupe.Group) {
 
 // testLateCaller: once every caller has left, the stopping work is no
 // longer shared: a caller arriving while it winds down runs the work
-// afresh instead of inheriting the cancellation.
+// afresh instead of inheriting the cancellation. (Across instances the
+// late caller may instead be counted as a waiter before the owner sees
+// everyone gone; the work then goes on and its result is shared.)
 func testLateCaller(t *testing.T, a, _ dedupe.Group) {
 	started, release, left := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	defer close(release)
@@ -221,9 +223,13 @@ func testLateCaller(t *testing.T, a, _ dedupe.Group) {
 	go func() {
 		_, _, err := a.Do(ctx, "k", func(ctx context.Context) ([]byte, error) {
 			close(started)
-			<-ctx.Done()
-			<-release // still winding down when the late caller comes
-			return nil, ctx.Err()
+			select {
+			case <-ctx.Done():
+				<-release // still winding down when the late caller comes
+				return nil, ctx.Err()
+			case <-time.After(500 * time.Millisecond):
+				return []byte("old"), nil // not cancelled: someone still waits
+			}
 		})
 		left <- err
 	}()
@@ -235,7 +241,11 @@ func testLateCaller(t *testing.T, a, _ dedupe.Group) {
 	lctx, lcancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer lcancel()
 	v, shared, err := a.Do(lctx, "k", func(context.Context) ([]byte, error) { return []byte("fresh"), nil })
-	if err != nil || string(v) != "fresh" || shared {
-		t.Errorf("late caller got %q (shared %v), %v; want its own fresh result", v, shared, err)
+	switch {
+	case err != nil:
+		t.Errorf("late caller inherited the cancelled work: %v", err)
+	case string(v) == "fresh" && !shared, string(v) == "old" && shared:
+	default:
+		t.Errorf("late caller got %q (shared %v), want its own fresh result or the work it joined", v, shared)
 	}
 }
