@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/dedupe"
 )
@@ -45,6 +46,11 @@ func (g *Group) Do(ctx context.Context, key string, fn func(context.Context) ([]
 
 	select {
 	case <-c.done:
+		if c.err != nil && callerDone(ctx) {
+			// The work stopped because this caller's ctx ended (the work
+			// shares its deadline): say why in this caller's terms.
+			return nil, running, fmt.Errorf("dedupe: waiting for %q: %w", key, ctx.Err())
+		}
 		if running {
 			return cloneBytes(c.val), true, c.err
 		}
@@ -89,6 +95,20 @@ func (g *Group) start(ctx context.Context, key string, fn func(context.Context) 
 		c.val, c.err = fn(runCtx)
 	}()
 	return c
+}
+
+// callerDone reports whether ctx has ended, waiting for it when its
+// deadline has passed but its timer has not fired yet (the work's copy of
+// the deadline may fire first).
+func callerDone(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		<-ctx.Done()
+		return true
+	}
+	return false
 }
 
 // forget removes c as key's call unless another has replaced it; the
