@@ -287,9 +287,8 @@ func (s *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan,
 	return sc, nil
 }
 
-// page reads up to limit scans of f strictly after pos (nil: from the
-// newest), newest first, handing each to fn.
-func (s *Store) page(ctx context.Context, f store.ScanFilter, pos *store.Position, limit int, fn func(store.Scan)) (int, error) {
+// readPage is the store.PageReader of PostgreSQL.
+func (s *Store) readPage(ctx context.Context, f store.ScanFilter, pos *store.Position, limit int, dst []store.Scan) ([]store.Scan, error) {
 	var q strings.Builder
 	args := []any{f.KeyID}
 	q.WriteString(`SELECT ` + scanColumns + ` FROM scans WHERE key_id = $1`)
@@ -320,58 +319,26 @@ func (s *Store) page(ctx context.Context, f store.ScanFilter, pos *store.Positio
 
 	rows, err := s.pool.Query(ctx, q.String(), args...)
 	if err != nil {
-		return 0, fmt.Errorf("postgres: find scans: %w", err)
+		return dst, fmt.Errorf("postgres: find scans: %w", err)
 	}
 	defer rows.Close()
-	n := 0
 	for rows.Next() {
 		sc, err := scanScan(rows)
 		if err != nil {
-			return n, fmt.Errorf("postgres: find scans: %w", err)
+			return dst, fmt.Errorf("postgres: find scans: %w", err)
 		}
-		n++
-		fn(sc)
+		dst = append(dst, sc)
 	}
 	if err := rows.Err(); err != nil {
-		return n, fmt.Errorf("postgres: find scans: %w", err)
+		return dst, fmt.Errorf("postgres: find scans: %w", err)
 	}
-	return n, nil
-}
-
-// start returns where a listing of f begins (nil: at the newest).
-func start(f store.ScanFilter) (*store.Position, error) {
-	if f.KeyID == "" {
-		return nil, errors.New("postgres: find scans: no key id")
-	}
-	if f.Cursor == "" {
-		return nil, nil
-	}
-	p, err := store.DecodeCursor(f.Cursor)
-	if err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return dst, nil
 }
 
 // FindScans returns a page of f's scans, newest first, and the cursor of
 // the next page ("" at the end).
 func (s *Store) FindScans(ctx context.Context, f store.ScanFilter) ([]store.Scan, string, error) {
-	pos, err := start(f)
-	if err != nil {
-		return nil, "", err
-	}
-	limit := store.PageLimit(f.Limit)
-	out := make([]store.Scan, 0, min(limit, 64))
-	// One more row than asked says whether a next page exists.
-	if _, err := s.page(ctx, f, pos, limit+1, func(sc store.Scan) { out = append(out, sc) }); err != nil {
-		return nil, "", err
-	}
-	if len(out) <= limit {
-		return out, "", nil
-	}
-	out = out[:limit]
-	last := out[limit-1]
-	return out, store.EncodeCursor(store.Position{ScannedAt: last.ScannedAt, ID: last.ID}), nil
+	return store.FindPage(ctx, f, s.readPage)
 }
 
 // exportBatch is how many rows ExportScans reads per query: no query holds
@@ -381,29 +348,7 @@ const exportBatch = 500
 // ExportScans streams every scan of f to fn, newest first, a batch at a
 // time. An error from fn stops the export and is returned as is.
 func (s *Store) ExportScans(ctx context.Context, f store.ScanFilter, fn func(store.Scan) error) error {
-	f.Cursor = ""
-	pos, err := start(f)
-	if err != nil {
-		return err
-	}
-	batch := make([]store.Scan, 0, exportBatch)
-	for {
-		batch = batch[:0]
-		n, err := s.page(ctx, f, pos, exportBatch, func(sc store.Scan) { batch = append(batch, sc) })
-		if err != nil {
-			return err
-		}
-		for _, sc := range batch {
-			if err := fn(sc); err != nil {
-				return err
-			}
-		}
-		if n < exportBatch {
-			return nil
-		}
-		last := batch[len(batch)-1]
-		pos = &store.Position{ScannedAt: last.ScannedAt, ID: last.ID}
-	}
+	return store.ExportPages(ctx, f, s.readPage, exportBatch, fn)
 }
 
 // AddUsage adds n to the key's counter for day and returns the new total.

@@ -362,8 +362,12 @@ func (s *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan,
 	return sc, nil
 }
 
-// page reads up to limit scans of f strictly after pos (newest first).
-func (s *Store) page(ctx context.Context, f store.ScanFilter, pos store.Position, limit int, fn func(store.Scan) error) (int, store.Position, error) {
+// readPage is the store.PageReader of SQLite.
+func (s *Store) readPage(ctx context.Context, f store.ScanFilter, after *store.Position, limit int, dst []store.Scan) ([]store.Scan, error) {
+	pos := store.Position{ScannedAt: time.UnixMicro(math.MaxInt64)}
+	if after != nil {
+		pos = *after
+	}
 	from, to := int64(math.MinInt64), int64(math.MaxInt64)
 	if !f.From.IsZero() {
 		from = f.From.UnixMicro()
@@ -374,61 +378,26 @@ func (s *Store) page(ctx context.Context, f store.ScanFilter, pos store.Position
 	rows, err := s.findScans.QueryContext(ctx, f.KeyID, f.Chain, f.Level, from, to,
 		pos.ScannedAt.UnixMicro(), pos.ID, limit)
 	if err != nil {
-		return 0, pos, fmt.Errorf("sqlite: find scans: %w", err)
+		return dst, fmt.Errorf("sqlite: find scans: %w", err)
 	}
 	defer rows.Close()
-	n := 0
 	for rows.Next() {
 		sc, err := scanScan(rows)
 		if err != nil {
-			return n, pos, fmt.Errorf("sqlite: find scans: %w", err)
+			return dst, fmt.Errorf("sqlite: find scans: %w", err)
 		}
-		n++
-		pos = store.Position{ScannedAt: sc.ScannedAt, ID: sc.ID}
-		if err := fn(sc); err != nil {
-			return n, pos, err
-		}
+		dst = append(dst, sc)
 	}
 	if err := rows.Err(); err != nil {
-		return n, pos, fmt.Errorf("sqlite: find scans: %w", err)
+		return dst, fmt.Errorf("sqlite: find scans: %w", err)
 	}
-	return n, pos, nil
-}
-
-// start returns where a listing of f begins.
-func start(f store.ScanFilter) (store.Position, error) {
-	if f.KeyID == "" {
-		return store.Position{}, errors.New("sqlite: find scans: no key id")
-	}
-	if f.Cursor == "" {
-		return store.Position{ScannedAt: time.UnixMicro(math.MaxInt64), ID: ""}, nil
-	}
-	return store.DecodeCursor(f.Cursor)
+	return dst, nil
 }
 
 // FindScans returns a page of f's scans, newest first, and the cursor of
 // the next page ("" at the end).
 func (s *Store) FindScans(ctx context.Context, f store.ScanFilter) ([]store.Scan, string, error) {
-	pos, err := start(f)
-	if err != nil {
-		return nil, "", err
-	}
-	limit := store.PageLimit(f.Limit)
-	out := make([]store.Scan, 0, min(limit, 64))
-	// One more row than asked says whether a next page exists.
-	_, _, err = s.page(ctx, f, pos, limit+1, func(sc store.Scan) error {
-		out = append(out, sc)
-		return nil
-	})
-	if err != nil {
-		return nil, "", err
-	}
-	if len(out) <= limit {
-		return out, "", nil
-	}
-	out = out[:limit]
-	last := out[limit-1]
-	return out, store.EncodeCursor(store.Position{ScannedAt: last.ScannedAt, ID: last.ID}), nil
+	return store.FindPage(ctx, f, s.readPage)
 }
 
 // exportBatch is how many rows ExportScans reads per query: no query holds
@@ -438,34 +407,7 @@ const exportBatch = 500
 // ExportScans streams every scan of f to fn, newest first, a batch at a
 // time. An error from fn stops the export and is returned as is.
 func (s *Store) ExportScans(ctx context.Context, f store.ScanFilter, fn func(store.Scan) error) error {
-	f.Cursor = ""
-	pos, err := start(f)
-	if err != nil {
-		return err
-	}
-	batch := make([]store.Scan, 0, exportBatch)
-	for {
-		batch = batch[:0]
-		n, next, err := s.page(ctx, f, pos, exportBatch, func(sc store.Scan) error {
-			batch = append(batch, sc)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		for _, sc := range batch {
-			if err := fn(sc); err != nil {
-				return err
-			}
-		}
-		if n < exportBatch {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("sqlite: export scans: %w", err)
-		}
-		pos = next
-	}
+	return store.ExportPages(ctx, f, s.readPage, exportBatch, fn)
 }
 
 // AddUsage adds n to the key's counter for day and returns the new total.
