@@ -49,11 +49,15 @@ func FindPage(ctx context.Context, f ScanFilter, read PageReader) ([]Scan, strin
 	return out, EncodeCursor(Position{ScannedAt: last.ScannedAt, ID: last.ID}), nil
 }
 
+// ExportBatch is how many rows ExportPages reads per query: no query stays
+// open while fn runs for long, and memory holds one batch.
+const ExportBatch = 500
+
 // ExportPages streams every scan of f to fn (Store.ExportScans), newest
-// first, batch rows per query, so that no query stays open while fn runs
-// and memory holds one batch. An error from fn stops the export and is
-// returned as is.
-func ExportPages(ctx context.Context, f ScanFilter, read PageReader, batch int, fn func(Scan) error) error {
+// first, ExportBatch rows per query. An error from fn stops the export and
+// is returned as is.
+func ExportPages(ctx context.Context, f ScanFilter, read PageReader, fn func(Scan) error) error {
+	const batch = ExportBatch
 	f.Cursor = ""
 	after, err := listingStart(f)
 	if err != nil {

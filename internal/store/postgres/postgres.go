@@ -341,14 +341,10 @@ func (s *Store) FindScans(ctx context.Context, f store.ScanFilter) ([]store.Scan
 	return store.FindPage(ctx, f, s.readPage)
 }
 
-// exportBatch is how many rows ExportScans reads per query: no query holds
-// a connection while fn runs for long.
-const exportBatch = 500
-
-// ExportScans streams every scan of f to fn, newest first, a batch at a
-// time. An error from fn stops the export and is returned as is.
+// ExportScans streams every scan of f to fn, newest first,
+// store.ExportBatch rows at a time. An error from fn stops the export and is returned as is.
 func (s *Store) ExportScans(ctx context.Context, f store.ScanFilter, fn func(store.Scan) error) error {
-	return store.ExportPages(ctx, f, s.readPage, exportBatch, fn)
+	return store.ExportPages(ctx, f, s.readPage, fn)
 }
 
 // AddUsage adds n to the key's counter for day and returns the new total.
