@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
 	"github.com/tokenrisk/tokenrisk/internal/redistest"
@@ -174,18 +175,7 @@ func TestRedisOutageFallsBack(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the devnet")
 	}
-	u, err := url.Parse(redistest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newProxy(t, u.Host)
-	u.Host = proxy.addr()
-	dir := t.TempDir()
-	manifest := filepath.Join(dir, "devnet.json")
-	env := map[string]string{"TOKENRISK_DB": filepath.Join(dir, "t.db"), "TOKENRISK_REDIS": u.String(),
-		"TOKENRISK_LIMITS_FAIL_OPEN": "pro", "TOKENRISK_LOG_LEVEL": "info"}
-	s := startServer(t, env, "--devnet-manifest", manifest)
-	clean, _ := readManifest(t, manifest).Token("clean")
+	s, proxy, clean := serveWithProxiedRedis(t, map[string]string{"TOKENRISK_LIMITS_FAIL_OPEN": "pro", "TOKENRISK_LOG_LEVEL": "info"}, false)
 	free, pro := s.key(t, "free"), s.key(t, "pro")
 	for range 2 {
 		if r := s.scan(t, free, clean.Address); r.status != 200 || r.header.Get("RateLimit-Remaining") == "" {
@@ -243,21 +233,10 @@ func TestStartsWithRedisDown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the devnet")
 	}
-	u, err := url.Parse(redistest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newProxy(t, u.Host)
-	u.Host = proxy.addr()
-	proxy.cut()
-	dir := t.TempDir()
-	manifest := filepath.Join(dir, "devnet.json")
-	env := map[string]string{"TOKENRISK_DB": filepath.Join(dir, "t.db"), "TOKENRISK_REDIS": u.String(), "TOKENRISK_LOG_LEVEL": "info"}
-	s := startServer(t, env, "--devnet-manifest", manifest)
+	s, proxy, clean := serveWithProxiedRedis(t, map[string]string{"TOKENRISK_LOG_LEVEL": "info"}, true)
 	if !strings.Contains(s.stderr.String(), "redis not reachable at start") {
 		t.Errorf("starting without Redis is not logged:\n%s", s.stderr.String())
 	}
-	clean, _ := readManifest(t, manifest).Token("clean")
 	free := s.key(t, "free")
 	if r := s.scan(t, free, clean.Address); r.status != 200 || r.header.Get("RateLimit-Limit") != "10" {
 		t.Fatalf("free scan with Redis down since start: %d %s, want 200 under the in-process limit", r.status, r.body)
@@ -463,17 +442,7 @@ func TestRedisHangingKeepsScansFast(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the devnet")
 	}
-	u, err := url.Parse(redistest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newProxy(t, u.Host)
-	u.Host = proxy.addr()
-	dir := t.TempDir()
-	manifest := filepath.Join(dir, "devnet.json")
-	env := map[string]string{"TOKENRISK_DB": filepath.Join(dir, "t.db"), "TOKENRISK_REDIS": u.String(), "TOKENRISK_LOG_LEVEL": "warn"}
-	s := startServer(t, env, "--devnet-manifest", manifest)
-	clean, _ := readManifest(t, manifest).Token("clean")
+	s, proxy, clean := serveWithProxiedRedis(t, map[string]string{"TOKENRISK_LOG_LEVEL": "warn"}, false)
 	free := s.key(t, "free")
 	if r := s.scan(t, free, clean.Address); r.status != 200 {
 		t.Fatalf("scan with Redis up: %d %s", r.status, r.body)
@@ -553,4 +522,33 @@ func TestPostgresHangingKeepsScansFast(t *testing.T) {
 	if n := s.scansToday(t, free); n != 5 {
 		t.Errorf("free key charged %d scans, want 5", n)
 	}
+}
+
+// serveWithProxiedRedis runs serve --devnet on a fresh SQLite file with its
+// Redis reached through a test-controlled TCP proxy (cut before start when
+// cutFirst), so a test can take Redis away or make it hang. It returns the
+// server, the proxy and the devnet's clean token.
+func serveWithProxiedRedis(t *testing.T, extra map[string]string, cutFirst bool) (*server, *tcpProxy, devnet.ManifestToken) {
+	t.Helper()
+	u, err := url.Parse(redistest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newProxy(t, u.Host)
+	u.Host = proxy.addr()
+	if cutFirst {
+		proxy.cut()
+	}
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "devnet.json")
+	env := map[string]string{"TOKENRISK_DB": filepath.Join(dir, "t.db"), "TOKENRISK_REDIS": u.String()}
+	for k, v := range extra {
+		env[k] = v
+	}
+	s := startServer(t, env, "--devnet-manifest", manifest)
+	clean, ok := readManifest(t, manifest).Token("clean")
+	if !ok {
+		t.Fatal("manifest has no clean token")
+	}
+	return s, proxy, clean
 }
