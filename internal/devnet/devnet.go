@@ -343,6 +343,26 @@ func (d *Devnet) Commit() common.Hash {
 	return d.backend.Commit()
 }
 
+// Send submits a signed transaction. The transaction pool takes up a new
+// head in the background, so right after a block that funded the sender
+// it may still see the old balance: a refusal for insufficient funds is
+// retried for up to two seconds before it is returned.
+func (d *Devnet) Send(ctx context.Context, tx *types.Transaction) error {
+	client := d.backend.Client()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		err := client.SendTransaction(ctx, tx)
+		if err == nil || !strings.Contains(err.Error(), "insufficient funds") || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("devnet: send: %w (last refusal: %v)", ctx.Err(), err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 // AdjustTime mines the pending transactions, then an empty block dt later
 // than the head. The simulated chain refuses to move time over a block
 // with transactions, and RPC clients may add one at any moment, so it

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"math/big"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -115,17 +114,8 @@ func transact(t *testing.T, from common.Address, to any, value *big.Int, data []
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The transaction pool takes up a new head in the background: right
-	// after a block that funded `from`, it may still see the old balance.
-	for try := 0; ; try++ {
-		err = client.SendTransaction(ctx, tx)
-		if err == nil {
-			break
-		}
-		if try == 40 || !strings.Contains(err.Error(), "insufficient funds") {
-			t.Fatalf("send: %v", err)
-		}
-		time.Sleep(25 * time.Millisecond)
+	if err := dn.Send(ctx, tx); err != nil {
+		t.Fatalf("send: %v", err)
 	}
 	dn.Commit()
 	r, err := client.TransactionReceipt(ctx, tx.Hash())
