@@ -29,6 +29,18 @@ contract Prober {
         uint256 hits;
         uint256 callerBalance; // this address's tokens
         uint256 tokenBalance; // the token contract's own tokens
+        uint256[] balances; // the watched addresses' tokens, before the test transfers
+        uint256 poolOther; // the pool's reserve of its other token (a trade moves it, a seizure does not)
+    }
+
+    /// @notice What run() watches and how it fills argument placeholders.
+    struct Plan {
+        // Addresses whose balances every measurement reads (the victim,
+        // top holders, the pool, the creator…).
+        address[] watch;
+        // groups[i] != 0 ties consecutive calls into a ladder: once one
+        // call of a group went through, the rest of it are skipped.
+        uint256[] groups;
     }
 
     struct Outcome {
@@ -54,6 +66,11 @@ contract Prober {
     // The victim's address (Go: evm.ProbeVictim): hash-derived, so no real
     // account lives there.
     address private constant VICTIM = address(uint160(uint256(keccak256("tokenrisk.probe.victim"))));
+    // Argument placeholders (Go: evm.placeholder): a call data word whose
+    // high 28 bytes are these is replaced, after the victim is funded, by
+    // the total supply (code 1), a tenth of it (2), this address (3), or
+    // the balance of watch[code - 0x100].
+    bytes28 private constant PLACEHOLDER = bytes28(keccak256("tokenrisk.prober.placeholder"));
 
     /// @notice Funds the victim from the first donor that can pay, measures
     /// the baseline and runs each call in isolation.
@@ -65,41 +82,84 @@ contract Prober {
         address[] calldata donors,
         Funding calldata funding,
         uint256 gasPerCall,
-        bytes[] calldata calls
+        bytes[] calldata calls,
+        Plan calldata plan
     ) external returns (address funder, Measure memory base, Outcome[] memory outs) {
         funder = _fund(token, victim, donors);
         if (funder == address(0) && _buy(token, victim, pool, funding)) funder = pool;
-        base = _isolatedMeasure(token, victim, sink, pool);
+        _watch = plan.watch;
+        _run = Target(token, victim, sink, pool, gasPerCall);
+        base = _isolatedMeasure();
         outs = new Outcome[](calls.length);
+        uint256 doneGroup;
         for (uint256 i = 0; i < calls.length; i++) {
             // Keep enough gas to return what was measured; the rest stay
             // incomplete.
             if (gasleft() < 4_000_000) break;
-            try this.probeAndRevert(token, victim, sink, pool, gasPerCall, calls[i]) {}
-            catch (bytes memory data) {
-                if (data.length >= 32 * 19 && abi.decode(data, (bytes32)) == MAGIC) {
-                    (, bool ok, uint256 gasUsed, Measure memory m, bytes memory ret) =
-                        abi.decode(data, (bytes32, bool, uint256, Measure, bytes));
-                    outs[i] = Outcome(true, ok, gasUsed, ret, m);
+            uint256 group = i < plan.groups.length ? plan.groups[i] : 0;
+            if (group != 0 && group == doneGroup) continue;
+            bytes memory data = _fill(calls[i], base);
+            try this.probeAndRevert(data) {}
+            catch (bytes memory ret) {
+                if (ret.length >= 32 * 4 && abi.decode(ret, (bytes32)) == MAGIC) {
+                    (, bool ok, uint256 gasUsed, Measure memory m, bytes memory rdata) =
+                        abi.decode(ret, (bytes32, bool, uint256, Measure, bytes));
+                    outs[i] = Outcome(true, ok, gasUsed, rdata, m);
+                    if (ok && group != 0) doneGroup = group;
                 }
             }
         }
     }
 
+    // The current run's parameters (reverted with everything else: run()
+    // is only ever eth_called); kept in storage for the stack's sake.
+    struct Target {
+        address token;
+        address victim;
+        address sink;
+        address pool;
+        uint256 gasPerCall;
+    }
+
+    Target private _run;
+    address[] private _watch;
+
+    /// @dev Replaces argument placeholders with amounts known only now.
+    function _fill(bytes calldata call, Measure memory base) private view returns (bytes memory data) {
+        data = call;
+        for (uint256 off = 4; off + 32 <= data.length; off += 32) {
+            bytes32 w;
+            assembly {
+                w := mload(add(add(data, 32), off))
+            }
+            if (bytes28(w) != PLACEHOLDER) continue;
+            uint256 code = uint256(w) & 0xffffffff;
+            uint256 v;
+            if (code == 1) v = base.totalSupply;
+            else if (code == 2) v = base.totalSupply / 10;
+            else if (code == 3) v = uint256(uint160(address(this)));
+            else if (code >= 0x100 && code - 0x100 < base.balances.length) v = base.balances[code - 0x100];
+            assembly {
+                mstore(add(add(data, 32), off), v)
+            }
+        }
+    }
+
     /// @notice Makes one candidate call as this address, measures, reverts.
-    function probeAndRevert(address token, address victim, address sink, address pool, uint256 gasPerCall, bytes calldata data)
-        external
-    {
+    function probeAndRevert(bytes calldata data) external {
         require(msg.sender == address(this), "prober: self only");
+        Target memory t = _run;
         uint256 g = gasleft();
-        (bool ok, bytes memory ret) = token.call{gas: gasPerCall}(data);
+        (bool ok, bytes memory ret) = t.token.call{gas: t.gasPerCall}(data);
         uint256 used = g - gasleft();
         if (ret.length > MAX_RET) {
             assembly {
                 mstore(ret, MAX_RET)
             }
         }
-        Measure memory m = _measure(token, victim, sink, pool);
+        // A call that reverted changed nothing: no need to measure.
+        Measure memory m;
+        if (ok) m = _measure(t.token, t.victim, t.sink, t.pool);
         bytes memory out = abi.encode(MAGIC, ok, used, m, ret);
         assembly {
             revert(add(out, 32), mload(out))
@@ -107,18 +167,19 @@ contract Prober {
     }
 
     /// @notice Measures and reverts (the transfers it makes are undone).
-    function measureAndRevert(address token, address victim, address sink, address pool) external {
+    function measureAndRevert() external {
         require(msg.sender == address(this), "prober: self only");
-        bytes memory out = abi.encode(MAGIC, _measure(token, victim, sink, pool));
+        Target memory t = _run;
+        bytes memory out = abi.encode(MAGIC, _measure(t.token, t.victim, t.sink, t.pool));
         assembly {
             revert(add(out, 32), mload(out))
         }
     }
 
-    function _isolatedMeasure(address token, address victim, address sink, address pool) private returns (Measure memory m) {
-        try this.measureAndRevert(token, victim, sink, pool) {}
+    function _isolatedMeasure() private returns (Measure memory m) {
+        try this.measureAndRevert() {}
         catch (bytes memory data) {
-            if (data.length == 32 * 15 && abi.decode(data, (bytes32)) == MAGIC) {
+            if (data.length >= 32 * 4 && abi.decode(data, (bytes32)) == MAGIC) {
                 (, m) = abi.decode(data, (bytes32, Measure));
             }
         }
@@ -127,6 +188,13 @@ contract Prober {
     function _measure(address token, address victim, address sink, address pool) private returns (Measure memory m) {
         m.totalSupply = _word(token, abi.encodeWithSelector(0x18160ddd));
         m.victimBalance = _balance(token, victim);
+        m.balances = new uint256[](_watch.length);
+        for (uint256 i = 0; i < _watch.length; i++) {
+            m.balances[i] = _balance(token, _watch[i]);
+        }
+        m.callerBalance = _balance(token, address(this));
+        m.tokenBalance = _balance(token, token);
+        if (pool != address(0)) m.poolOther = _otherReserve(token, pool);
         (bool ok, bytes memory ret) = token.staticcall{gas: 100000}(abi.encodeWithSelector(0x8da5cb5b));
         if (ok && ret.length >= 32) {
             m.ownerOk = true;
@@ -145,8 +213,16 @@ contract Prober {
         }
         m.tinyOk = Prober(payable(victim)).send(token, sink, m.victimBalance > 0 ? 1 : 0);
         m.hits = Prober(payable(victim)).hits() - hitsBefore;
-        m.callerBalance = _balance(token, address(this));
-        m.tokenBalance = _balance(token, token);
+    }
+
+    /// @dev A V2 pair's reserve of the token that is not `token` (0 when
+    /// the pool answers no getReserves).
+    function _otherReserve(address token, address pool) private view returns (uint256) {
+        (bool ok, bytes memory ret) = pool.staticcall{gas: 50000}(abi.encodeWithSignature("getReserves()"));
+        (bool ok0, bytes memory t0) = pool.staticcall{gas: 50000}(abi.encodeWithSignature("token0()"));
+        if (!ok || !ok0 || ret.length < 64 || t0.length < 32) return 0;
+        (uint256 r0, uint256 r1) = abi.decode(ret, (uint256, uint256));
+        return abi.decode(t0, (address)) == token ? r1 : r0;
     }
 
     /// @dev What a transfer delivered to the pool: for a V2 pair its balance

@@ -9,6 +9,7 @@ interface ISimV2Pair {
     function token0() external view returns (address);
     function getReserves() external view returns (uint112, uint112, uint32);
     function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
+    function sync() external;
 }
 
 interface ISimV3Pool {
@@ -30,6 +31,15 @@ interface ISimV3Pool {
 /// wallet's approved tokens in the callback, as Uniswap's router does). The
 /// token then sees what a router's trade shows it: the pool, the wallet
 /// and the router, with the wallet as tx.origin.
+/// @dev Sizes adapt: a buy the token refuses is retried at half the size,
+/// down to a millionth of it, and a sell the token refuses at a quarter,
+/// so a max-transaction cap reads as a limit, not a honeypot (buyRefused,
+/// sellRefused say what was refused). Taxes are what the token withholds:
+/// a V2 sell is priced on the pool's reserves right before the seller's
+/// own swap, after any swap the token made inside the seller's transfer
+/// (swap-back, liquify); that swap's price impact is measured apart
+/// (xferDropPpm, sellDropPpm: the token's price drop inside the transfer
+/// test and inside the sell, in parts per million).
 contract Simulator {
     struct Params {
         address token;
@@ -63,6 +73,22 @@ contract Simulator {
         uint256 sellPoolReceived; // token the pool actually got
         uint256 sellExpected; // quote the pool should pay for what it got
         uint256 sellReceived; // quote balance increase
+        uint256 buyFull; // token the full-size buy asked for (V2; 0 on V3)
+        uint256 buyRefused; // smallest size refused before the one that worked (token on V2, quote on V3), 0 if none
+        uint256 sellRefused; // token of the full-size sell the token refused, 0 if none
+        uint256 xferDropPpm; // token price drop in the pool inside the transfer test (V2)
+        uint256 sellDropPpm; // token price drop inside the seller's transfer, before the seller's swap (V2)
+    }
+
+    /// @dev A wallet's sell is measured over several routeSell calls (one
+    /// after each transfer of its ladder): their sum.
+    struct SellTally {
+        bool ok;
+        uint256 poolReceived;
+        uint256 expected;
+        uint256 received;
+        uint256 dropPpm;
+        bytes error;
     }
 
     uint160 private constant MIN_SQRT_RATIO_PLUS_ONE = 4295128740;
@@ -75,6 +101,18 @@ contract Simulator {
     // does (zero: the simulator pays from its own balance).
     address private activePayer;
 
+    // The pool's reserves (token side, quote side) at the last mark: the
+    // price a later transfer's drop is measured from.
+    uint256 private markToken;
+    uint256 private markQuote;
+    SellTally private tally;
+
+    uint256 private constant PPM = 1_000_000;
+    // Adaptive sizes: a refused buy is retried at half the size and a
+    // refused sell at a quarter, down to a millionth of the full size.
+    uint256 private constant BUY_HALVINGS = 20;
+    uint256 private constant SELL_QUARTERS = 10;
+
     /// @notice Runs the steps of p and reports every measurement; never
     /// reverts for the token's sake (failures are reported).
     function simulate(Params calldata p) external payable returns (Result memory r) {
@@ -82,7 +120,9 @@ contract Simulator {
             _buy(p, r, address(this));
             if (!r.buyOk) return r;
         }
+        _mark(p);
         if (p.steps & 2 != 0) _transferTest(p, r);
+        r.xferDropPpm = _mark(p);
         if (p.steps & 4 != 0) _sell(p, r);
     }
 
@@ -92,33 +132,44 @@ contract Simulator {
         _buy(p, r, msg.sender);
     }
 
-    /// @notice Wallet path, sell. On a V2-style pool, after the caller's own
-    /// transfer to the pool, swaps what the pool received above its reserve
-    /// to the caller. On a V3 pool, sells 99.9% of the caller's holding the
-    /// way Uniswap's router does: the callback pulls the caller's tokens
-    /// (approved to this router) into the pool.
+    /// @notice Wallet path: marks the pool's price (V2) and starts a new
+    /// sell tally; returns the token's price drop since the previous mark
+    /// in ppm (the wallet's transfer test sits between two marks).
+    function routeMark(Params calldata p) external returns (uint256 dropPpm) {
+        delete tally;
+        return _mark(p);
+    }
+
+    /// @notice Wallet path, sell. On a V2-style pool it runs after each of
+    /// the wallet's own transfers to the pool: it swaps what the pool
+    /// received above its reserve to the caller and adds the measurements
+    /// to the tally since routeMark (nothing received: the tally as is). On
+    /// a V3 pool it sells 99.9% of the caller's holding the way Uniswap's
+    /// router does (the callback pulls the caller's tokens, approved to
+    /// this router), a quarter of it at a time while the token refuses.
     function routeSell(Params calldata p) external returns (Result memory r) {
         uint256 quoteBefore = _balance(p.quote, msg.sender);
         uint256 g = gasleft();
         if (p.poolKind == 1) {
-            _swapPoolExcess(p, r, msg.sender);
+            r.sellOk = tally.ok;
+            r.sellPoolReceived = tally.poolReceived;
+            r.sellExpected = tally.expected;
+            r.sellReceived = tally.received;
+            r.sellDropPpm = tally.dropPpm;
+            r.sellError = tally.error;
+            (uint256 rIn,,) = _reserves(p.pool, p.token);
+            if (_balance(p.token, p.pool) <= rIn) return r; // the last transfer moved nothing
+            bool ok = _swapPoolExcess(p, r, msg.sender);
+            if (ok) r.sellReceived += _gain(_balance(p.quote, msg.sender), quoteBefore);
+            tally = SellTally(r.sellOk, r.sellPoolReceived, r.sellExpected, r.sellReceived, r.sellDropPpm, r.sellError);
         } else {
-            r.sellSent = _balance(p.token, msg.sender);
-            r.sellSent -= r.sellSent / 1000;
-            if (r.sellSent == 0) {
-                r.sellError = bytes("simulator: nothing to sell");
-                return r;
-            }
+            uint256 held = _balance(p.token, msg.sender);
             activePayer = msg.sender;
-            (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.token, r.sellSent, p.gasPerStep, msg.sender);
+            _sellSized(p, r, held - held / 1000, msg.sender);
             activePayer = address(0);
-            r.sellOk = ok;
-            r.sellPoolReceived = ok ? r.sellSent : 0;
-            r.sellExpected = sent;
-            if (!ok) r.sellError = ret;
+            if (r.sellOk) r.sellReceived = _gain(_balance(p.quote, msg.sender), quoteBefore);
         }
         r.sellGas = g - gasleft();
-        if (r.sellOk) r.sellReceived = _gain(_balance(p.quote, msg.sender), quoteBefore);
     }
 
     /// @dev Gets p.amountIn of the quote token: wraps native, and when the
@@ -161,10 +212,19 @@ contract Simulator {
             }
             _v2Buy(p, r, quoteIn, trader);
         } else {
-            (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.quote, quoteIn, p.gasPerStep, trader);
-            r.buyOk = ok;
-            r.buyExpected = sent;
-            if (!ok) r.buyError = ret;
+            // Exact input: a refused size is retried with half the quote.
+            uint256 amount = quoteIn;
+            for (uint256 i = 0; i <= BUY_HALVINGS && amount > 0 && !r.buyOk; i++) {
+                (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.quote, amount, p.gasPerStep, trader);
+                if (ok) {
+                    r.buyOk = true;
+                    r.buyExpected = sent;
+                    if (i > 0) r.buyRefused = amount * 2;
+                } else if (i == 0) {
+                    r.buyError = ret;
+                }
+                amount /= 2;
+            }
         }
         r.buyGas = g - gasleft();
         if (r.buyOk) {
@@ -175,22 +235,26 @@ contract Simulator {
 
     /// @dev Swaps the quote already paid into a V2 pool for the token, to
     /// `trader`: full size; then a margin for a pool fee above the
-    /// configured one; then a twentieth, under a max-transaction limit.
+    /// configured one; then half the size at a time, under a
+    /// max-transaction limit (the pool keeps the quote paid for the full
+    /// size, which only moves its price by that much).
     function _v2Buy(Params calldata p, Result memory r, uint256 quoteIn, address trader) private {
         (uint256 rIn, uint256 rOut, bool quoteIs0) = _reserves(p.pool, p.quote);
         uint256 out = _amountOut(quoteIn, rIn, rOut, p.feeBps);
-        uint256[3] memory tries = [out, (out * 99) / 100, out / 20];
-        for (uint256 i = 0; i < tries.length && !r.buyOk; i++) {
-            if (tries[i] == 0) continue;
+        r.buyFull = out;
+        uint256 ask = out;
+        for (uint256 i = 0; i <= BUY_HALVINGS + 1 && ask > 0 && !r.buyOk; i++) {
             (bool ok, bytes memory ret) = p.pool.call{gas: p.gasPerStep}(
-                abi.encodeCall(ISimV2Pair.swap, (quoteIs0 ? 0 : tries[i], quoteIs0 ? tries[i] : 0, trader, ""))
+                abi.encodeCall(ISimV2Pair.swap, (quoteIs0 ? 0 : ask, quoteIs0 ? ask : 0, trader, ""))
             );
             if (ok) {
                 r.buyOk = true;
-                r.buyExpected = tries[i];
+                r.buyExpected = ask;
+                if (i > 1) r.buyRefused = ask * 2;
             } else if (i == 0) {
                 r.buyError = ret;
             }
+            ask = i == 0 ? (out * 99) / 100 : (out * 99) / (100 << i);
         }
     }
 
@@ -213,29 +277,10 @@ contract Simulator {
 
     function _sell(Params calldata p, Result memory r) private {
         // 99.9% of the holding: some tokens refuse to sell a wallet empty.
-        r.sellSent = _balance(p.token, address(this));
-        r.sellSent -= r.sellSent / 1000;
-        if (r.sellSent == 0) {
-            r.sellError = bytes("simulator: nothing to sell");
-            return;
-        }
+        uint256 held = _balance(p.token, address(this));
         uint256 quoteBefore = _balance(p.quote, address(this));
         uint256 g = gasleft();
-        if (p.poolKind == 1) {
-            (bool ok, bytes memory ret) = p.token.call{gas: p.gasPerStep}(abi.encodeWithSelector(0xa9059cbb, p.pool, r.sellSent));
-            if (!_succeeded(ok, ret)) {
-                r.sellError = ok ? bytes("simulator: transfer to pool returned false") : ret;
-                r.sellGas = g - gasleft();
-                return;
-            }
-            _swapPoolExcess(p, r, address(this));
-        } else {
-            (bool ok, bytes memory ret, uint256 sent) = _v3Swap(p.pool, p.token, r.sellSent, p.gasPerStep, address(this));
-            r.sellOk = ok;
-            r.sellPoolReceived = ok ? r.sellSent : 0;
-            r.sellExpected = sent;
-            if (!ok) r.sellError = ret;
-        }
+        _sellSized(p, r, held - held / 1000, address(this));
         r.sellGas = g - gasleft();
         if (r.sellOk) {
             r.sellError = "";
@@ -243,32 +288,100 @@ contract Simulator {
         }
     }
 
-    /// @dev Swaps what a V2 pool holds of the token above its reserve for the
-    /// quote, paid to `to`. What the pool got is read after the transfer (a
-    /// token that swaps its own fees mid-transfer moves the reserves first).
-    function _swapPoolExcess(Params calldata p, Result memory r, address to) private {
-        (uint256 rIn, uint256 rOut, bool tokenIs0) = _reserves(p.pool, p.token);
-        uint256 got = _gain(_balance(p.token, p.pool), rIn);
-        r.sellPoolReceived = got;
-        uint256 out = _amountOut(got, rIn, rOut, p.feeBps);
-        r.sellExpected = out;
-        if (out == 0) {
-            r.sellError = bytes("simulator: pool received nothing");
+    /// @dev Sells `amount` of the token from this contract (or, on a V3
+    /// pool with activePayer set, from the payer); when the token refuses
+    /// the transfer, a quarter of the size at a time, down to a millionth.
+    /// The full size's failure is the one reported.
+    function _sellSized(Params calldata p, Result memory r, uint256 amount, address to) private {
+        if (amount == 0) {
+            r.sellError = bytes("simulator: nothing to sell");
             return;
         }
+        for (uint256 i = 0; i <= SELL_QUARTERS && amount > 0; i++) {
+            bool ok;
+            bytes memory ret;
+            uint256 sent;
+            if (p.poolKind == 1) {
+                (ok, ret) = p.token.call{gas: p.gasPerStep}(abi.encodeWithSelector(0xa9059cbb, p.pool, amount));
+                if (ok && !_succeeded(ok, ret)) {
+                    ok = false;
+                    ret = bytes("simulator: transfer to pool returned false");
+                }
+            } else {
+                (ok, ret, sent) = _v3Swap(p.pool, p.token, amount, p.gasPerStep, to);
+            }
+            if (ok) {
+                r.sellSent = amount;
+                if (i > 0) r.sellRefused = amount << (2 * i);
+                if (p.poolKind == 1) {
+                    _swapPoolExcess(p, r, to);
+                } else {
+                    r.sellOk = true;
+                    r.sellPoolReceived = amount;
+                    r.sellExpected = sent;
+                }
+                return;
+            }
+            if (i == 0) r.sellError = ret;
+            amount /= 4;
+        }
+    }
+
+    /// @dev Swaps what a V2 pool holds of the token above its reserve for the
+    /// quote, paid to `to`, adding to r's sell measurements. The pool's
+    /// reserves are read after the seller's transfer, before the swap: a
+    /// token that sold its own fees inside the transfer has moved them
+    /// already, so the seller's price is the one the seller really gets,
+    /// and that move is recorded apart as sellDropPpm.
+    function _swapPoolExcess(Params calldata p, Result memory r, address to) private returns (bool ok) {
+        (uint256 rIn, uint256 rOut, bool tokenIs0) = _reserves(p.pool, p.token);
+        uint256 drop = _drop(markToken, markQuote, rIn, rOut);
+        if (drop > r.sellDropPpm) r.sellDropPpm = drop;
+        uint256 got = _gain(_balance(p.token, p.pool), rIn);
+        uint256 out = _amountOut(got, rIn, rOut, p.feeBps);
+        if (out == 0) {
+            r.sellError = bytes("simulator: pool received nothing");
+            return false;
+        }
         uint256[2] memory tries = [out, (out * 99) / 100];
-        for (uint256 i = 0; i < tries.length && !r.sellOk; i++) {
-            if (tries[i] == 0) continue;
-            (bool ok, bytes memory ret) = p.pool.call{gas: p.gasPerStep}(
+        for (uint256 i = 0; i < tries.length; i++) {
+            bytes memory ret;
+            (ok, ret) = p.pool.call{gas: p.gasPerStep}(
                 abi.encodeCall(ISimV2Pair.swap, (tokenIs0 ? 0 : tries[i], tokenIs0 ? tries[i] : 0, to, ""))
             );
             if (ok) {
                 r.sellOk = true;
-                r.sellExpected = tries[i];
-            } else if (i == 0) {
-                r.sellError = ret;
+                r.sellPoolReceived += got;
+                r.sellExpected += tries[i];
+                (markToken, markQuote,) = _reserves(p.pool, p.token);
+                return true;
             }
+            if (i == 0) r.sellError = ret;
         }
+    }
+
+    /// @dev Records the pool's reserves as the price later drops are
+    /// measured from, after syncing away any balance above them (a
+    /// reflection token credits the pool without a transfer, which is no
+    /// part of a later seller's sale); returns the drop since the previous
+    /// mark. V2-style pools only (a V3 sell is priced before the token's
+    /// transfer runs, so a token's own swap cannot move it).
+    function _mark(Params calldata p) private returns (uint256 dropPpm) {
+        if (p.poolKind != 1) return 0;
+        (uint256 rT, uint256 rQ,) = _reserves(p.pool, p.token);
+        dropPpm = _drop(markToken, markQuote, rT, rQ);
+        (bool synced,) = p.pool.call{gas: p.gasPerStep}(abi.encodeCall(ISimV2Pair.sync, ()));
+        synced; // a pool without sync() keeps its reserves: measured as they are
+        (markToken, markQuote,) = _reserves(p.pool, p.token);
+    }
+
+    /// @dev The token's price drop, in ppm, from reserves (t0, q0) to (t1,
+    /// q1); 0 when it rose or a reserve is unknown.
+    function _drop(uint256 t0, uint256 q0, uint256 t1, uint256 q1) private pure returns (uint256) {
+        if (t0 == 0 || q0 == 0 || t1 == 0) return 0;
+        // Reserves are uint112, so the products fit.
+        uint256 ratio = (q1 * t0 * PPM) / (t1 * q0);
+        return ratio >= PPM ? 0 : PPM - ratio;
     }
 
     /// @dev Swaps exact `amountIn` of `payToken` on a V3 pool, paying `to`;

@@ -18,6 +18,7 @@ const (
 	EVMCapPause            = "pause"
 	EVMCapFeeChange        = "fee_change"
 	EVMCapBalanceChange    = "balance_change"
+	EVMCapSeize            = "seize"
 	EVMCapLimitTx          = "limit_tx"
 	EVMCapCooldown         = "cooldown"
 	EVMCapTradingSwitch    = "trading_switch"
@@ -44,6 +45,14 @@ type EVMCapability struct {
 	// privilege: the function is public).
 	Caller string `json:"caller,omitempty"`
 	Role   string `json:"role,omitempty"`
+	// Ceiling is, for a proven fee setter, the highest transfer or sell
+	// tax (percent) the probes could make it set.
+	Ceiling *float64 `json:"ceiling,omitempty"`
+	// Code is true for a power read from the bytecode's storage writes
+	// (a balance or supply write behind a caller check), not matched by
+	// name and not proven; Selector is its function's selector.
+	Code     bool   `json:"-"`
+	Selector string `json:"-"`
 }
 
 // EVMProxy is contract_analysis.proxy.
@@ -63,7 +72,10 @@ type EVMCodeFacts struct {
 	Size      int `json:"code_size"`
 	Selectors int `json:"selectors"`
 	// Candidates are catalogue matches of the dispatcher's selectors.
-	Candidates                []EVMCapability `json:"-"`
+	Candidates []EVMCapability `json:"-"`
+	// Powers are mint and seize powers read from storage writes behind a
+	// caller check (EVMCapability.Code), whatever the function's name.
+	Powers                    []EVMCapability `json:"-"`
 	Selfdestruct              bool            `json:"selfdestruct"`
 	Delegatecall              bool            `json:"delegatecall"`
 	StorageTargetCall         bool            `json:"storage_target_call"`
@@ -92,6 +104,12 @@ type EVMProbeFacts struct {
 	Funded bool
 	// Complete is true when the probes ran from every caller.
 	Complete bool
+	// Functions is how many non-standard functions were probed,
+	// Unprobed how many could not be (beyond the probe budget).
+	Functions, Unprobed int
+	// Exercised are the selectors (0x…) a privileged caller called
+	// without a revert: their code-read powers were put to the test.
+	Exercised map[string]bool
 }
 
 // EVMContractFacts is what the adapter collected for the contract analysis.
@@ -135,8 +153,12 @@ type EVMContractEvidence struct {
 	Capabilities       []EVMCapability  `json:"capabilities"`
 	Code               *EVMCodeFacts    `json:"code"`
 	ProbedFrom         []EVMProbeCaller `json:"probed_from"`
-	NonStandard        []string         `json:"non_standard,omitempty"`
-	Trusted            string           `json:"trusted_token,omitempty"`
+	// FunctionsProbed and FunctionsUnprobed count the non-standard
+	// functions the privilege probes called and those they could not.
+	FunctionsProbed   *int     `json:"functions_probed,omitempty"`
+	FunctionsUnprobed *int     `json:"functions_unprobed,omitempty"`
+	NonStandard       []string `json:"non_standard,omitempty"`
+	Trusted           string   `json:"trusted_token,omitempty"`
 }
 
 // EVMContractChecklist is the contract analysis' part of the checklist.
@@ -157,6 +179,7 @@ var evmCapFlag = map[string]string{
 	EVMCapPause:         risk.OwnerCanPause,
 	EVMCapFeeChange:     risk.OwnerCanChangeFees,
 	EVMCapBalanceChange: risk.OwnerCanChangeBalance,
+	EVMCapSeize:         risk.OwnerCanSeize,
 	EVMCapLimitTx:       risk.OwnerCanLimitTx,
 	EVMCapCooldown:      risk.TradingCooldown,
 	EVMCapTradingSwitch: risk.TradingSwitch,
@@ -169,6 +192,7 @@ var evmCapTitle = map[string]string{
 	EVMCapPause:         "Owner can pause transfers",
 	EVMCapFeeChange:     "Owner can change fees",
 	EVMCapBalanceChange: "Owner can change balances",
+	EVMCapSeize:         "Owner can take holders' tokens",
 	EVMCapLimitTx:       "Owner can limit transaction size",
 	EVMCapCooldown:      "Owner can impose a trading cooldown",
 	EVMCapTradingSwitch: "Owner can switch trading on or off",
@@ -267,6 +291,8 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		warnings = append(warnings, "contract: privilege probes did not run; capabilities are unproven")
 	} else {
 		ev.ProbedFrom = f.Probe.Callers
+		probed, unprobed := f.Probe.Functions, f.Probe.Unprobed
+		ev.FunctionsProbed, ev.FunctionsUnprobed = &probed, &unprobed
 		for _, c := range f.Probe.Capabilities {
 			add(c)
 		}
@@ -319,6 +345,11 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		flags = append(flags, risk.NewFlag(risk.TradingCooldown, "Trading cooldown",
 			"The simulated sell right after the buy failed but succeeded later: the token enforces a wait between trades."))
 	}
+	// Probes that did not run (or not from every caller) prove nothing
+	// either way: a power found in the code then still counts, even
+	// behind a renounced owner (another caller may hold it), and so does
+	// a call to a stored address.
+	probesMissed := f.Probe == nil || !f.Probe.Complete
 	for _, n := range order {
 		c := caps[n]
 		ev.Capabilities = append(ev.Capabilities, *c)
@@ -330,7 +361,7 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		// An unproven power counts while someone may call it: a live or
 		// unknown owner (a renounced owner's powers are dead unless a
 		// probe proved another caller has them).
-		if proven || (c.Proven == nil && !renounced) {
+		if proven || (c.Proven == nil && (!renounced || probesMissed)) {
 			how := "found in the code (" + c.Evidence + ") and callable by the owner"
 			switch {
 			case proven && public[n]:
@@ -338,7 +369,41 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			case proven:
 				how = "proven by a simulated call from " + c.Caller + " (" + c.Evidence + ")"
 			}
-			flags = append(flags, risk.NewFlag(code, evmCapTitle[n], "The power is "+how+"."))
+			fl := risk.NewFlag(code, evmCapTitle[n], "The power is "+how+".").WithEvidence(risk.EvidenceCode, c.Evidence)
+			if proven {
+				fl = fl.WithEvidence(risk.EvidenceProbe, c.Evidence)
+			}
+			if n == EVMCapFeeChange && proven && c.Ceiling != nil {
+				fl = feeCeilingFlag(fl, *c.Ceiling)
+			}
+			if n == EVMCapMint && proven && !evmDeclaresMint(f.Code) {
+				// A mint through a function no buyer would read as one
+				// (rewards, airdrops, anything): a hidden mint is critical.
+				fl = fl.WithSeverity(risk.Critical)
+				fl.Title = "Hidden mint"
+				fl.Detail = "A privileged address creates tokens through a function not named as a mint: proven by a simulated call from " + c.Caller + " (" + c.Evidence + ")."
+			}
+			flags = append(flags, fl)
+		}
+	}
+	// Powers read from the storage writes alone: flagged, as code
+	// evidence, when no probe put the function to the test (no privileged
+	// caller could call it) and no proof or name already raised the flag.
+	if f.Code != nil && !renounced {
+		raised := map[string]bool{}
+		for _, fl := range flags {
+			raised[fl.Code] = true
+		}
+		for _, c := range f.Code.Powers {
+			code := evmCapFlag[c.Name]
+			if code == "" || raised[code] || (f.Probe != nil && f.Probe.Exercised[c.Selector]) {
+				continue
+			}
+			raised[code] = true
+			ev.Capabilities = append(ev.Capabilities, c)
+			flags = append(flags, risk.NewFlag(code, evmCapTitle[c.Name],
+				"The power is read from the code ("+c.Evidence+"); no probe could call the function to prove it.").
+				WithEvidence(risk.EvidenceCode, c.Evidence))
 		}
 	}
 	if c := caps[EVMCapSelfdestruct]; c != nil && f.Code != nil && f.Code.Selfdestruct {
@@ -349,9 +414,14 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	if c := caps[EVMCapExternalTarget]; c != nil {
 		proven := c.Proven != nil && *c.Proven
 		storageCall := f.Code != nil && (f.Code.StorageTargetCall || f.Code.StorageTargetDelegatecall)
-		if proven || (c.Proven == nil && !renounced && storageCall) {
+		if proven || (c.Proven == nil && (!renounced || probesMissed) && storageCall) {
 			external = "Transfers call an address a privileged account can change (" + c.Evidence + ")."
 		}
+	}
+	externalFromCode := false
+	if external == "" && caps[EVMCapExternalTarget] == nil && probesMissed && f.Code != nil && f.Code.StorageTargetCall {
+		external = "The code CALLs an address it loads from storage; the probes that would show whether a privileged account can change that address did not run."
+		externalFromCode = true
 	}
 	// Code outside a known proxy pattern that delegates to an address it
 	// loads from storage runs whatever code that address holds.
@@ -359,7 +429,11 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		external = "The code DELEGATECALLs an address loaded from storage, outside any standard proxy pattern."
 	}
 	if external != "" {
-		flags = append(flags, risk.NewFlag(risk.ExternalCall, "Calls a settable external contract", external))
+		fl := risk.NewFlag(risk.ExternalCall, "Calls a settable external contract", external)
+		if externalFromCode {
+			fl = fl.WithEvidence(risk.EvidenceCode, "CALL to an address loaded from storage")
+		}
+		flags = append(flags, fl)
 	}
 	if len(f.NonStandard) > 0 {
 		flags = append(flags, risk.NewFlag(risk.NonStandardToken, "Non-standard ERC-20",
@@ -383,6 +457,40 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	}
 	cl.NoMint = f.Code != nil && f.Probe != nil && f.Probe.Complete && !flagged[risk.OwnerCanMint] && !flagged[risk.OwnerCanChangeBalance]
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, cl, warnings
+}
+
+// feeCeilingFlag grades a proven fee setter by the highest fee the
+// probes could set: at or above FeeCeilingHighPct it can make the token
+// unsellable (high, with the ceiling as value); at or below FeeCappedPct
+// it is a capped fee (low); in between it stays a fee power with its
+// ceiling.
+func feeCeilingFlag(fl risk.Flag, ceiling float64) risk.Flag {
+	switch {
+	case ceiling >= risk.FeeCeilingHighPct:
+		fl.Detail += fmt.Sprintf(" The highest fee it could set in simulation is %.1f%%: enough to make selling pointless.", ceiling)
+	case ceiling <= risk.FeeCappedPct:
+		capped := risk.NewFlag(risk.FeeCapped, "Owner can change fees (capped)",
+			fmt.Sprintf("%s The highest fee it could set in simulation is %.1f%%.", fl.Detail, ceiling))
+		capped.Evidence, capped.Source = fl.Evidence, fl.Source
+		fl = capped
+	default:
+		fl.Detail += fmt.Sprintf(" The highest fee it could set in simulation is %.1f%%.", ceiling)
+	}
+	return fl.WithValue(ceiling)
+}
+
+// evmDeclaresMint says the code has a function named as a mint (the
+// selector catalogue's mint candidates), so a buyer reading it sees one.
+func evmDeclaresMint(code *EVMCodeFacts) bool {
+	if code == nil {
+		return false
+	}
+	for _, c := range code.Candidates {
+		if c.Name == EVMCapMint {
+			return true
+		}
+	}
+	return false
 }
 
 // evmProofRank orders verdicts: proven, callable by a probed address with

@@ -72,6 +72,23 @@ func TestAnalyseEVMContractFlags(t *testing.T) {
 		{name: "mint in code, ownership renounced", facts: evmContractWith(func(f *EVMContractFacts) {
 			f.Code.Candidates = []EVMCapability{candidate(EVMCapMint)}
 		}), absent: []string{risk.OwnerCanMint}},
+		{name: "mint in code, ownership renounced, probes did not run: another caller may hold it", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.Code.Candidates = []EVMCapability{candidate(EVMCapMint)}
+			f.Probe = nil
+		}), want: []string{risk.OwnerCanMint}, status: scan.Partial},
+		{name: "mint in code, ownership renounced, probes failed for some callers", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.Code.Candidates = []EVMCapability{candidate(EVMCapMint)}
+			f.Probe.Complete = false
+		}), want: []string{risk.OwnerCanMint}, status: scan.Partial},
+		{name: "stored-address call in code, probes did not run: the static evidence keeps its flag", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.StorageTargetCall = true
+			f.Probe = nil
+		}), want: []string{risk.ExternalCall}},
+		{name: "stored-address call in code, probes found no settable target", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.StorageTargetCall = true
+		}), absent: []string{risk.ExternalCall}},
 		{name: "blacklist, pause, fees, balance, limit, switch", facts: evmContractWith(func(f *EVMContractFacts) {
 			owned(f)
 			for _, n := range []string{EVMCapBlacklist, EVMCapPause, EVMCapFeeChange, EVMCapBalanceChange, EVMCapLimitTx, EVMCapTradingSwitch} {
@@ -238,5 +255,53 @@ func TestAnalyseEVMContractPublicPowerIsNoHiddenOwner(t *testing.T) {
 	}
 	if !evmHas(sec.Flags, risk.OwnerCanMint) {
 		t.Error("OWNER_CAN_MINT missing: anyone can mint")
+	}
+}
+
+// TestEVMStaticEvidenceSaysSo: a flag kept from code alone, because the
+// probes did not run, says its evidence is code.
+func TestEVMStaticEvidenceSaysSo(t *testing.T) {
+	f := evmContractWith(func(f *EVMContractFacts) {
+		f.Owner = evmTestOwner
+		f.Code.StorageTargetCall = true
+		f.Probe = nil
+	})
+	sec, _, _ := AnalyseEVMContract(f)
+	for _, fl := range sec.Flags {
+		if fl.Code == risk.ExternalCall && fl.Evidence != risk.EvidenceCode {
+			t.Errorf("EXTERNAL_CALL evidence %q, want code", fl.Evidence)
+		}
+	}
+}
+
+// TestEVMHiddenMintIsCritical: a proven mint through a function not named
+// as one is a hidden mint (critical); a declared mint stays high.
+func TestEVMHiddenMintIsCritical(t *testing.T) {
+	mintProof := EVMCapability{Name: EVMCapMint, Proven: evmBoolPtr(true), Evidence: "distributeRewards(address,uint256): supply +1e24", Caller: evmTestOwner}
+	tests := map[string]struct {
+		candidates []EVMCapability
+		want       risk.Severity
+	}{
+		"mint through a rewards function":  {nil, risk.Critical},
+		"a declared mint(address,uint256)": {[]EVMCapability{{Name: EVMCapMint, Evidence: "mint(address,uint256) (0x40c10f19)"}}, risk.High},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			f := evmContractWith(func(f *EVMContractFacts) {
+				f.Owner = evmTestOwner
+				f.Code.Candidates = tt.candidates
+				f.Probe.Capabilities = []EVMCapability{mintProof}
+			})
+			sec, _, _ := AnalyseEVMContract(f)
+			for _, fl := range sec.Flags {
+				if fl.Code == risk.OwnerCanMint {
+					if fl.Severity != tt.want || fl.Evidence != risk.EvidenceProbe {
+						t.Errorf("OWNER_CAN_MINT %s (%s), want %s from a probe", fl.Severity, fl.Evidence, tt.want)
+					}
+					return
+				}
+			}
+			t.Errorf("no OWNER_CAN_MINT in %v", evmCodes(sec))
+		})
 	}
 }

@@ -2,6 +2,9 @@ package analysis
 
 import (
 	"fmt"
+	"math"
+	"math/big"
+	"strings"
 
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 )
@@ -36,7 +39,53 @@ type EVMSimulation struct {
 	Path string `json:"path,omitempty"`
 	// Notes say where the two paths disagreed or why one did not run.
 	Notes []string `json:"notes,omitempty"`
+	// SelfDump is how far, in percent, the token's price in the pool fell
+	// inside a holder's own transaction (the transfer test or the sell,
+	// the larger) through swaps the token itself made there (swap-back,
+	// liquify, dividends); sell_tax excludes it. Nil when not measured
+	// (a V3 pool prices a sell before the token's transfer runs).
+	SelfDump *float64 `json:"self_dump"`
+	// BuyLimit is set when the full-size buy was refused but a smaller one
+	// worked (a maximum transaction or wallet size); SellLimit the same for
+	// the sell. Nil when the full size traded, or no size did.
+	BuyLimit  *EVMTradeLimit `json:"buy_limit"`
+	SellLimit *EVMTradeLimit `json:"sell_limit"`
 }
+
+// EVMTradeLimit is a trade size the token refused and a smaller one it
+// accepted, in raw token units (decimal strings).
+type EVMTradeLimit struct {
+	// Refused is the smallest size refused; "" when unknown (a V3 buy is
+	// sized in the quote token).
+	Refused  string `json:"refused,omitempty"`
+	Accepted string `json:"accepted"`
+	// AcceptedPctSupply is Accepted in percent of the total supply; nil
+	// when the supply is unknown.
+	AcceptedPctSupply *float64 `json:"accepted_pct_supply"`
+}
+
+// SetSupply fills the trade limits' share of the total supply.
+func (s *EVMSimulation) SetSupply(supply *big.Int) {
+	if s == nil || supply == nil || supply.Sign() <= 0 {
+		return
+	}
+	for _, l := range []*EVMTradeLimit{s.BuyLimit, s.SellLimit} {
+		if l == nil {
+			continue
+		}
+		acc, ok := new(big.Int).SetString(l.Accepted, 10)
+		if !ok {
+			continue
+		}
+		f, _ := new(big.Rat).SetFrac(acc, supply).Float64()
+		v := math.Round(f*100*1e6) / 1e6
+		l.AcceptedPctSupply = &v
+	}
+}
+
+// SelfDumpFlagPct is the self-dump above which SELF_DUMP is raised (below,
+// a token's own swap is noise in the seller's price).
+const SelfDumpFlagPct = 1.0
 
 // AnalyseEVMSimulation raises the honeypot and tax flags from a
 // simulation. sim is nil when no simulation ran; hasPool says whether the
@@ -75,6 +124,13 @@ func AnalyseEVMSimulation(sim *EVMSimulation, hasPool bool) ([]risk.Flag, []stri
 			"A simulated buy from the pool reverted"+reason+"."))
 		warnings = append(warnings, "simulation: the buy failed, so selling could not be tested")
 		return flags, warnings
+	}
+	if f, ok := tradeLimitFlag(sim); ok {
+		flags = append(flags, f)
+	}
+	if sim.SelfDump != nil && *sim.SelfDump >= SelfDumpFlagPct {
+		flags = append(flags, risk.NewFlag(risk.SelfDump, fmt.Sprintf("The token's own swap drops the price %s%% inside a holder's sale", evmPct(*sim.SelfDump)),
+			fmt.Sprintf("Inside the simulated holder's transaction the token sold its own tokens to the pool first (swap-back of collected fees, liquify), moving the price %s%% against the seller before the seller's swap; the sell tax excludes it.", evmPct(*sim.SelfDump))).WithValue(*sim.SelfDump))
 	}
 	if sim.CanSell == nil {
 		flags = append(flags, risk.NewFlag(risk.SimulationFailed, "Sell simulation did not complete",
@@ -121,6 +177,49 @@ func AnalyseEVMSimulation(sim *EVMSimulation, hasPool bool) ([]risk.Flag, []stri
 		warnings = append(warnings, "simulation: transfer tax unknown (the wallet transfer failed or was not tried)")
 	}
 	return flags, warnings
+}
+
+// tradeLimitFlag is OWNER_CAN_LIMIT_TX, proven by the simulation, when a
+// full-size trade was refused and a smaller one worked; its value is the
+// size that traded in percent of supply (the buy's, else the sell's).
+func tradeLimitFlag(sim *EVMSimulation) (risk.Flag, bool) {
+	var parts []string
+	var value *float64
+	for _, side := range []struct {
+		name string
+		l    *EVMTradeLimit
+	}{{"buy", sim.BuyLimit}, {"sell", sim.SellLimit}} {
+		if side.l == nil {
+			continue
+		}
+		part := "a " + side.name
+		if side.l.Refused != "" {
+			part += " of " + side.l.Refused
+		}
+		part += " was refused while one of " + side.l.Accepted + " worked"
+		if p := side.l.AcceptedPctSupply; p != nil {
+			part += fmt.Sprintf(" (%s%% of supply)", evmPctFine(*p))
+			if value == nil {
+				value = p
+			}
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		return risk.Flag{}, false
+	}
+	f := risk.NewFlag(risk.OwnerCanLimitTx, "Trade size is capped",
+		"In the simulation "+strings.Join(parts, "; ")+" (raw token units): the token caps the size of a trade, so a larger holding can only be sold in parts.").
+		WithEvidence(risk.EvidenceProbe, "simulation: trade size")
+	if value != nil {
+		f = f.WithValue(*value)
+	}
+	return f, true
+}
+
+// evmPctFine renders a small percentage with up to four decimals.
+func evmPctFine(v float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
 }
 
 // EVMNotHoneypot is the checklist's not_honeypot: true only when the

@@ -63,7 +63,7 @@ type zooSpec struct {
 	whalePct  int64 // percent of supply sent to one whale wallet
 	lp        lpFate
 	buys      int
-	noSells   bool // holders cannot sell (honeypots, trading off): skip the sell
+	noSells   bool // no holder sells in the setup (honeypots, trading off, a stash kept whole, bags over a cap)
 	owner     ownerKind
 	// after runs once liquidity and holders are in place (creator actions).
 	after func(w *writer, env *zooEnv, t *zooToken) error
@@ -184,6 +184,15 @@ func zooSpecs() []zooSpec {
 			behaviour: "Every transfer calls a listener contract the owner can replace with setListener."}),
 		std(zooSpec{kind: "weird_metadata", deploy: plain("WeirdMetaToken", supplyOnly), poolPct: 50, poolETH: 10, buys: 2, owner: ownerless,
 			behaviour: "name() reverts and symbol() returns 4 KiB of invalid UTF-8; transfers are ordinary."}),
+		std(zooSpec{kind: "swap_back", buys: 2, noSells: true, poolPct: 50, poolETH: 20, holders: 55, holderPct: 40,
+			deploy: plain("StashToken", func(env *zooEnv, _ *account, supply *big.Int) []any {
+				return []any{env.router, env.accts.marketing.addr, supply}
+			}),
+			behaviour: "Takes 5% of buys and 12% of sells; any other transfer first sells the contract's fee stash (1/12 of supply, a sixth of the pool) through the router, dumping the price inside the holder's own transaction. Its holders have not sold yet, so the stash is whole."}),
+		std(zooSpec{kind: "reflection", deploy: plain("ReflectionToken", supplyOnly), decimals: 9, buys: 3,
+			behaviour: "Reflection token (rOwned/tOwned): 4% of every transfer between holders is redistributed to every holder, the pool included, by shrinking the reflected supply (balances grow without a Transfer)."}),
+		std(zooSpec{kind: "max_tx_tight", deploy: plain("TightCapToken", supplyOnly), noSells: true,
+			behaviour: "No transfer may exceed 0.005% of supply, a thirtieth of an ordinary trade (0.3% of the pool's ETH buys about 0.15%); the owner sets the cap with setMaxTxAmount. Freshly launched: no holder has traded yet."}),
 		{kind: "not_a_token", deploy: deployRegistry, owner: ownerless,
 			behaviour: "A vault registry contract with no ERC-20 functions at all."},
 	}

@@ -144,13 +144,19 @@ type sighting struct {
 	balRaw    hexutil.Bytes
 	supplyOK  bool
 	balanceOK bool
-	slots     func() (ProxySlots, error)
-	stored    func() []common.Address
-	plan      *lensPlan
-	lens      *LensResult
-	lensErr   error
-	pools     []Pool
-	usd       float64
+	// supplyErr and balanceErr are the calls' own errors; lensEmpty says
+	// that the lens, which always returns data, came back empty (a node
+	// that answers eth_call with nothing).
+	supplyErr  error
+	balanceErr error
+	lensEmpty  bool
+	slots      func() (ProxySlots, error)
+	stored     func() []common.Address
+	plan       *lensPlan
+	lens       *LensResult
+	lensErr    error
+	pools      []Pool
+	usd        float64
 }
 
 func (s *sighting) found() bool { return s.err == nil && len(s.code) > 0 }
@@ -186,12 +192,16 @@ func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Addr
 		s.err = fmt.Errorf("eth_getCode: %w", elems[0].Error)
 		return s
 	}
+	s.supplyErr, s.balanceErr = elems[2].Error, elems[3].Error
 	s.supplyOK = elems[2].Error == nil && len(s.supplyRaw) >= 32
 	s.balanceOK = elems[3].Error == nil && len(s.balRaw) >= 32
 	s.slots, s.stored = slots, stored
 	if elems[4].Error != nil {
 		s.lensErr = elems[4].Error
 	} else {
+		if out, ok := elems[4].Result.(*hexutil.Bytes); ok && len(*out) == 0 {
+			s.lensEmpty = true
+		}
 		s.lens, s.lensErr = lensDecode()
 	}
 	if s.lensErr != nil && !isRevert(s.lensErr) {
@@ -241,7 +251,9 @@ func (a *Adapter) Assess(ctx context.Context, req scan.Request) (*scan.Assessmen
 		return nil, err
 	}
 	if !chosen.supplyOK || !chosen.balanceOK {
-		return nil, fault.Errorf(fault.NotAToken, "the contract at %s on %s does not answer totalSupply() and balanceOf(): not an ERC-20 token", token.Hex(), chosen.chain.Key)
+		if err := a.confirmNotToken(ctx, chosen, token); err != nil {
+			return nil, err
+		}
 	}
 	if a.opts.Trace != nil {
 		a.opts.Trace("detected")
@@ -313,6 +325,106 @@ func (a *Adapter) choose(ctx context.Context, sightings []*sighting, req scan.Re
 		warnings = append(warnings, fmt.Sprintf("detection: could not ask %s; the token may also be deployed there", strings.Join(names(failed), ", ")))
 	}
 	return chosen, also, warnings, nil
+}
+
+// erc20Answer is how a contract answered totalSupply() or balanceOf().
+type erc20Answer int
+
+// The answers from most to least telling.
+const (
+	erc20Answered   erc20Answer = iota // 32 bytes or more
+	erc20Executed                      // the code ran and failed (revert, invalid opcode, out of gas)
+	erc20Empty                         // success with less than a word
+	erc20Unanswered                    // the node or provider failed the call
+)
+
+func classifyERC20(err error, out []byte) erc20Answer {
+	switch {
+	case err == nil && len(out) >= 32:
+		return erc20Answered
+	case err == nil:
+		return erc20Empty
+	case executionFailure(err):
+		return erc20Executed
+	}
+	return erc20Unanswered
+}
+
+// confirmNotToken decides what a contract that did not answer
+// totalSupply() and balanceOf() is. Only answers prove "not a token": a
+// revert or an empty result from code that has no such function. A call
+// the node failed, or an empty result for a function the dispatcher has
+// (or from a node whose eth_call returns nothing at all), is asked once
+// more and then is the node's failure (502), never a verdict.
+func (a *Adapter) confirmNotToken(ctx context.Context, s *sighting, token common.Address) error {
+	supply, balance := classifyERC20(s.supplyErr, s.supplyRaw), classifyERC20(s.balanceErr, s.balRaw)
+	if supply != erc20Answered && supply != erc20Executed || balance != erc20Answered && balance != erc20Executed {
+		var sup, bal hexutil.Bytes
+		elems := []rpc.BatchElem{
+			CallElem(CallMsg{To: token, Data: SelTotalSupply.bytes(), Gas: 200_000}, nil, &sup),
+			CallElem(CallMsg{To: token, Data: append(SelBalanceOf.bytes(), common.LeftPadBytes(common.HexToAddress("0xdead").Bytes(), 32)...), Gas: 200_000}, nil, &bal),
+		}
+		if err := s.client.Batch(ctx, elems); err != nil {
+			return fault.Wrap(err, upstreamCode(ctx, err), fmt.Sprintf("%s: the node could not say whether the contract at %s is a token", s.chain.Key, token.Hex()))
+		}
+		// Each call keeps its most telling answer of the two: a node can
+		// fail a call or answer it empty, it cannot make up a revert.
+		sup2, bal2 := classifyERC20(elems[0].Error, sup), classifyERC20(elems[1].Error, bal)
+		if sup2 < supply {
+			supply = sup2
+			s.supplyRaw = sup
+		}
+		if bal2 < balance {
+			balance = bal2
+			s.balRaw = bal
+		}
+		if supply == erc20Answered && balance == erc20Answered {
+			s.supplyOK, s.balanceOK = true, true
+			return nil
+		}
+	}
+	report := AnalyseCode(s.code)
+	dubious := func(v erc20Answer, sel Selector) bool {
+		return v == erc20Unanswered || v == erc20Empty && (s.lensEmpty || report.HasSelector(sel))
+	}
+	if dubious(supply, SelTotalSupply) || dubious(balance, SelBalanceOf) {
+		return fault.Errorf(fault.UpstreamError, "%s: the node failed or answered nothing to totalSupply()/balanceOf() of the contract at %s; whether it is a token is unknown", s.chain.Key, token.Hex())
+	}
+	return fault.Errorf(fault.NotAToken, "the contract at %s on %s does not answer totalSupply() and balanceOf(): not an ERC-20 token", token.Hex(), s.chain.Key)
+}
+
+// upstreamCode is upstream_timeout when the deadline passed, else
+// upstream_error.
+func upstreamCode(ctx context.Context, err error) fault.Code {
+	var te *TransportError
+	if ctx.Err() != nil || errors.As(err, &te) && te.Timeout {
+		return fault.UpstreamTimeout
+	}
+	return fault.UpstreamError
+}
+
+// executionFailure says whether a call's error is the EVM's own answer:
+// the code ran and reverted or failed (geth: code 3 with data, or -32000
+// "execution reverted", "invalid opcode", "out of gas", …).
+func executionFailure(err error) bool {
+	if isRevert(err) {
+		return true
+	}
+	var re *RPCError
+	if !errors.As(err, &re) {
+		return false
+	}
+	if re.Code == 3 {
+		return true
+	}
+	msg := strings.ToLower(re.Message)
+	for _, w := range []string{"revert", "invalid opcode", "out of gas", "stack underflow", "stack overflow",
+		"invalid jump", "write protection", "execution"} {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // isRevert says whether a call failed by reverting (the code ran).

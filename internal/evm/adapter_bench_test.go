@@ -125,3 +125,49 @@ func BenchmarkHolderRebuild(b *testing.B) {
 	}
 	b.ReportMetric(float64(logs)/b.Elapsed().Seconds(), "logs/s")
 }
+
+// BenchmarkProbeBatch runs the privilege probes' batch of zoo tokens on
+// the devnet node and reports the node time of one batch, its eth_calls
+// and candidate calls, and how many functions were probed.
+func BenchmarkProbeBatch(b *testing.B) {
+	dn := startAdapterNet(b)
+	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
+	for _, kind := range []string{"clean", "fee_modifiable", "tax_sell_high", "balance_modifiable", "blacklist"} {
+		tok, ok := dn.Manifest().Token(kind)
+		if !ok {
+			b.Fatalf("no zoo token %s", kind)
+		}
+		b.Run(kind, func(b *testing.B) {
+			ctx := context.Background()
+			token, pool, creator := common.HexToAddress(tok.Address), common.HexToAddress(tok.Pair), common.HexToAddress(tok.Creator)
+			code, err := c.CodeAt(ctx, token)
+			if err != nil {
+				b.Fatal(err)
+			}
+			report := AnalyseCode(code)
+			req := ProbeRequest{Token: token, Pool: pool, Code: report, Owner: &creator, Creator: &creator,
+				Donors: []common.Address{creator}, Holders: []common.Address{creator}}
+			var elems int
+			var functions int
+			b.ResetTimer()
+			for range b.N {
+				batch, decode, err := ProbeCalls(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := c.Batch(ctx, batch); err != nil {
+					b.Fatal(err)
+				}
+				f, err := decode()
+				if err != nil {
+					b.Fatal(err)
+				}
+				elems, functions = len(batch), f.Functions
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/batch")
+			b.ReportMetric(float64(elems), "eth_calls/batch")
+			b.ReportMetric(float64(functions), "functions")
+			b.ReportMetric(float64(len(buildProbeCalls(report, DefaultProbeSelectors, newScene(req, probeCallers(req))))), "calls")
+		})
+	}
+}

@@ -134,11 +134,14 @@ var zooVerdicts = map[string]verdict{
 	"fee_on_transfer": {allOf: []string{risk.TransferTax}, check: func(t *testing.T, r *scan.Report) {
 		near(t, "transfer_tax", simOf(t, r).TransferTax, 5, 1)
 	}},
-	"fee_modifiable":     {allOf: []string{risk.OwnerCanChangeFees}, minLevel: risk.LevelMedium},
-	"mintable":           {allOf: []string{risk.OwnerCanMint}, minLevel: risk.LevelMedium},
-	"hidden_mint":        {anyOf: []string{risk.OwnerCanMint, risk.OwnerCanChangeBalance}, minLevel: risk.LevelMedium},
-	"blacklist":          {allOf: []string{risk.OwnerCanBlacklist}, minLevel: risk.LevelMedium},
-	"pausable":           {allOf: []string{risk.OwnerCanPause}, minLevel: risk.LevelMedium},
+	// A centralised token reads at most high: its owner can trap or dilute
+	// you, nothing shows it has (issue 9, calibrated levels).
+	"fee_modifiable": {allOf: []string{risk.OwnerCanChangeFees}, minLevel: risk.LevelMedium, maxLevel: risk.LevelHigh},
+	"mintable":       {allOf: []string{risk.OwnerCanMint}, minLevel: risk.LevelMedium, maxLevel: risk.LevelHigh},
+	// A mint through a function not named as one is a hidden mint: critical.
+	"hidden_mint":        {anyOf: []string{risk.OwnerCanMint, risk.OwnerCanChangeBalance}, minLevel: risk.LevelCritical},
+	"blacklist":          {allOf: []string{risk.OwnerCanBlacklist}, minLevel: risk.LevelMedium, maxLevel: risk.LevelHigh},
+	"pausable":           {allOf: []string{risk.OwnerCanPause}, minLevel: risk.LevelMedium, maxLevel: risk.LevelHigh},
 	"max_tx":             {allOf: []string{risk.OwnerCanLimitTx}, minLevel: risk.LevelMedium},
 	"selfdestruct":       {allOf: []string{risk.Selfdestruct}, minLevel: risk.LevelMedium},
 	"hidden_owner":       {allOf: []string{risk.HiddenOwner}, minLevel: risk.LevelMedium},
@@ -152,7 +155,8 @@ var zooVerdicts = map[string]verdict{
 	}},
 	"cooldown":         {allOf: []string{risk.TradingCooldown}, noneOf: []string{risk.HoneypotCannotSell}},
 	"trading_disabled": {anyOf: []string{risk.HoneypotCannotBuy, risk.TradingSwitch}, minLevel: risk.LevelHigh},
-	"lp_unlocked": {allOf: []string{risk.LPNotLocked}, check: func(t *testing.T, r *scan.Report) {
+	// Insiders holding the supply or the LP are one fact: medium at most.
+	"lp_unlocked": {allOf: []string{risk.LPNotLocked}, maxLevel: risk.LevelMedium, check: func(t *testing.T, r *scan.Report) {
 		ev, _ := r.LiquidityAnalysis.Evidence.(analysis.EVMLiquidityEvidence)
 		if len(ev.Pools) == 0 || ev.Pools[0].LPCreatorPct == nil || *ev.Pools[0].LPCreatorPct < 90 {
 			t.Errorf("pools = %+v, want the creator holding the LP", ev.Pools)
@@ -163,12 +167,31 @@ var zooVerdicts = map[string]verdict{
 			t.Errorf("liquidity_locked = false")
 		}
 	}},
-	"concentrated": {anyOf: []string{risk.WhaleHolder, risk.Top10Concentrated}, check: func(t *testing.T, r *scan.Report) {
+	"concentrated": {anyOf: []string{risk.WhaleHolder, risk.Top10Concentrated}, maxLevel: risk.LevelMedium, check: func(t *testing.T, r *scan.Report) {
 		if r.SafetyChecklist.HealthyHolders {
 			t.Errorf("healthy_holders = true")
 		}
 	}},
 	"no_liquidity": {allOf: []string{risk.NoLiquidity}, noneOf: []string{risk.HoneypotCannotBuy, risk.HoneypotCannotSell}},
+	"swap_back":    {allOf: []string{risk.SellTaxHigh, risk.SelfDump}, noneOf: []string{risk.TaxExtreme, risk.HoneypotCannotSell, risk.HoneypotCannotBuy}},
+	"reflection":   {noneOf: []string{risk.TaxExtreme, risk.HoneypotCannotSell, risk.HoneypotCannotBuy, risk.SellTaxHigh}},
+	"max_tx_tight": {allOf: []string{risk.OwnerCanLimitTx}, noneOf: []string{risk.HoneypotCannotBuy, risk.HoneypotCannotSell}, check: func(t *testing.T, r *scan.Report) {
+		if !r.SafetyChecklist.NotHoneypot {
+			t.Errorf("not_honeypot = false")
+		}
+		n := 0
+		for _, f := range r.RiskFlags {
+			if f.Code == risk.OwnerCanLimitTx {
+				n++
+				if f.Value == nil || f.Evidence != risk.EvidenceProbe {
+					t.Errorf("OWNER_CAN_LIMIT_TX %+v, want the size found and probe evidence", f)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("OWNER_CAN_LIMIT_TX raised %d times, want once", n)
+		}
+	}},
 	"weird_metadata": {check: func(t *testing.T, r *scan.Report) {
 		if len([]rune(r.TokenSymbol)) > MaxNameRunes || strings.ContainsRune(r.TokenSymbol, '\uFFFD') {
 			t.Errorf("symbol not sanitised: %q", r.TokenSymbol)
@@ -227,6 +250,14 @@ func TestAdapterOnDevnetZoo(t *testing.T) {
 			}
 			if v.check != nil {
 				v.check(t, r)
+			}
+			// A healthy node runs every check; the explorers are simply
+			// not configured here.
+			if r.Completeness != scan.AllChecked || len(r.Unchecked) != 0 || r.HasFlag(risk.ScanIncomplete) {
+				t.Errorf("completeness %s, unchecked %v on a healthy node, want complete", r.Completeness, r.Unchecked)
+			}
+			if got := strings.Join(r.NotConfigured, ","); got != "creator_history,source_verification" {
+				t.Errorf("not_configured %s, want creator_history,source_verification", got)
 			}
 			if t.Failed() {
 				t.Logf("warnings: %q", r.Warnings)
@@ -398,6 +429,11 @@ func TestAdapterConcurrentScans(t *testing.T) {
 				t.Errorf("%s: simulation lost (%v, %q)", tok.Kind, r.RiskFlags, r.Warnings)
 			}
 			for _, w := range r.Warnings {
+				// The holder rebuild runs beside the verdict within its own
+				// budget (3 s): late, it is partial by design, not a lost verdict.
+				if strings.HasPrefix(w, "holders:") {
+					continue
+				}
 				if strings.Contains(w, "deadline") || strings.Contains(w, "could not be reached") {
 					t.Errorf("%s: %s", tok.Kind, w)
 				}

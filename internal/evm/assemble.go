@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 )
 
@@ -32,6 +33,8 @@ type collected struct {
 	explorer      *explorerFacts
 	creator       *common.Address
 	creatorSource string
+	// slotsFailed says the proxy slots could not be read.
+	slotsFailed bool
 }
 
 // assemble runs the analyses over everything collected.
@@ -147,8 +150,9 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		msg := "no pool the simulator supports (V2, V3 or Solidly volatile, bought with the wrapped native)"
 		sim = &analysis.EVMSimulation{Error: &msg}
 	}
+	sim.SetSupply(supply)
 	simFlags, sw := analysis.AnalyseEVMSimulation(sim, hasPool)
-	liq.Flags = append(liq.Flags, simFlags...)
+	liq.Flags = append(liq.Flags, adoptTradeLimit(&as.Contract, simFlags)...)
 	if ev, ok := liq.Evidence.(analysis.EVMLiquidityEvidence); ok {
 		ev.Simulation = sim
 		liq.Evidence = ev
@@ -215,6 +219,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		LiquidityLocked:    analysis.EVMLiquidityLocked(ef),
 		NoMint:             cl.NoMint,
 	}
+	as.Unchecked, as.NotConfigured = r.completeness(c, sim, hasPool)
 	r.mu.Lock()
 	as.Warnings = append(as.Warnings, r.warnings...)
 	r.mu.Unlock()
@@ -222,6 +227,52 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		as.Warnings = append(as.Warnings, w...)
 	}
 	return as
+}
+
+// completeness names the checks of a scan that could not run (the node
+// failed, refused or ran out of time; risk.Check* names) and those the
+// operator turned off. sim is the simulation as analysed and hasPool
+// whether there was a pool to simulate against.
+func (r *scanRun) completeness(c collected, sim *analysis.EVMSimulation, hasPool bool) (unchecked, notConfigured []string) {
+	add := func(name string) { unchecked = append(unchecked, name) }
+	if c.lens == nil {
+		add(risk.CheckOwner)
+		add(risk.CheckPools)
+	}
+	if c.slotsFailed || c.proxy != nil && !c.implKnown {
+		add(risk.CheckProxy)
+	}
+	if hasPool && (sim == nil || sim.CanBuy == nil || *sim.CanBuy && sim.CanSell == nil) {
+		add(risk.CheckSimulation)
+	}
+	if c.probe == nil || !c.probe.Complete {
+		add(risk.CheckPrivilegeProbes)
+	}
+	if c.holders == nil || c.accounts != nil && !c.accounts.holdersRead() {
+		add(risk.CheckHolders)
+	}
+	// The creator's account is read from the node; without an explorer
+	// the creator itself comes from the holder scan.
+	switch {
+	case c.creator != nil && (c.accounts == nil || !c.accounts.read || c.accounts.crBal == nil || c.accounts.crNonce == nil):
+		add(risk.CheckDeployer)
+	case c.creator == nil && (c.holders == nil || c.explorer != nil && c.explorer.historyFailed):
+		add(risk.CheckDeployer)
+	}
+	opts := r.a.opts
+	switch {
+	case opts.Sourcify == nil && opts.Etherscan == nil:
+		notConfigured = append(notConfigured, risk.CheckSourceVerification)
+	case c.explorer == nil || c.explorer.verified == nil:
+		add(risk.CheckSourceVerification)
+	}
+	switch {
+	case opts.Etherscan == nil:
+		notConfigured = append(notConfigured, risk.CheckCreatorHistory)
+	case c.explorer == nil || c.explorer.historyFailed:
+		add(risk.CheckCreatorHistory)
+	}
+	return unchecked, notConfigured
 }
 
 // codeFactsOf summarises a code report for the contract analysis.
@@ -234,6 +285,7 @@ func codeFactsOf(r CodeReport) *analysis.EVMCodeFacts {
 	for _, m := range r.Privileged {
 		f.Candidates = append(f.Candidates, analysis.EVMCapability{Name: m.Capability, Evidence: m.Signature + " (" + m.Selector.String() + ")"})
 	}
+	f.Powers = codePowers(r)
 	return f
 }
 
@@ -286,4 +338,39 @@ func metadataDeviations(l *LensResult) []string {
 		out = append(out, "decimals() does not answer a number")
 	}
 	return out
+}
+
+// adoptTradeLimit moves a trade-size cap the simulation proved
+// (OWNER_CAN_LIMIT_TX, a contract power) into the contract section; where
+// the contract analysis raised the same power, the two are one flag (the
+// fact counts once) carrying both details, the simulation's size as its
+// value, and probe evidence. It returns the other simulation flags.
+func adoptTradeLimit(contract *scan.Section, simFlags []risk.Flag) []risk.Flag {
+	var rest []risk.Flag
+	for _, f := range simFlags {
+		if f.Code != risk.OwnerCanLimitTx {
+			rest = append(rest, f)
+			continue
+		}
+		merged := false
+		for i := range contract.Flags {
+			cf := &contract.Flags[i]
+			if cf.Code != risk.OwnerCanLimitTx {
+				continue
+			}
+			cf.Detail += " " + f.Detail
+			if f.Value != nil {
+				cf.Value = f.Value
+			}
+			if cf.Evidence != risk.EvidenceProbe {
+				cf.Evidence, cf.Source = f.Evidence, f.Source
+			}
+			merged = true
+			break
+		}
+		if !merged {
+			contract.Flags = append(contract.Flags, f)
+		}
+	}
+	return rest
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tokenrisk/tokenrisk/internal/evm/method"
 )
 
 // Opcodes the bytecode walk cares about.
@@ -65,6 +67,9 @@ type CodeReport struct {
 	StorageTargetDelegatecall bool
 	// MinimalProxyTarget is the EIP-1167 clone target, when the code is one.
 	MinimalProxyTarget *common.Address
+	// Methods is what each non-standard selector's code does: its
+	// argument types, balance and supply writes, caller checks.
+	Methods method.Report
 }
 
 // HasSelector reports whether the dispatcher compares against s.
@@ -211,11 +216,16 @@ func AnalyseCode(code []byte) CodeReport {
 		r.Selectors = append(r.Selectors, s)
 	}
 	sort.Slice(r.Selectors, func(i, j int) bool { return bytes.Compare(r.Selectors[i][:], r.Selectors[j][:]) < 0 })
+	var custom [][4]byte
 	for _, s := range r.Selectors {
 		for _, p := range LookupPrivileged(s) {
 			r.Privileged = append(r.Privileged, PrivilegedMatch{Selector: s, Signature: p.Signature, Capability: p.Capability})
 		}
+		if !IsStandard(s) {
+			custom = append(custom, s)
+		}
 	}
+	r.Methods = method.Analyse(code, custom)
 	return r
 }
 

@@ -59,6 +59,8 @@ type Client struct {
 	upstream func(chain, method string)
 	requests atomic.Int64
 	nextID   atomic.Uint64
+	// limit is the learned batch limit (0: none known).
+	limit atomic.Int64
 }
 
 // NewClient returns a client for chain reaching it through urls, in order.
@@ -186,6 +188,7 @@ type attemptError struct {
 	retryable    bool
 	timeout      bool
 	batchRefused bool
+	retryAfter   time.Duration
 	err          error
 }
 
@@ -202,29 +205,162 @@ func (c *Client) Call(ctx context.Context, result any, method string, args ...an
 // element is sent as a plain call). The returned error is a transport
 // failure of the whole batch (*TransportError or the context's error);
 // each element's own error is in its Error field.
+//
+// A node's limits are learned rather than turned into answers: a batch
+// the provider refuses as too large is split and the size that passed is
+// remembered for the next batches; calls answered with a transient error
+// (rate limits, -32005, -32603, "no response", a cap that answers only
+// the first calls) are sent again, in smaller batches and preferring the
+// next URL, before their error is left on them.
 func (c *Client) Batch(ctx context.Context, elems []rpc.BatchElem) error {
-	err := c.batchOnce(ctx, elems)
-	if !errors.Is(err, errBatchRefused) || len(elems) < 2 {
+	if len(elems) == 0 {
+		return nil
+	}
+	for i := range elems {
+		elems[i].Error = nil
+	}
+	if err := c.send(ctx, elems, 0); err != nil {
 		return err
 	}
-	// The provider caps batch sizes: send halves side by side.
-	half := len(elems) / 2
-	var wg sync.WaitGroup
-	var errA, errB error
-	wg.Add(2)
-	go func() { defer wg.Done(); errA = c.Batch(ctx, elems[:half]) }()
-	go func() { defer wg.Done(); errB = c.Batch(ctx, elems[half:]) }()
-	wg.Wait()
-	if errA != nil {
-		return errA
-	}
-	return errB
+	return c.retryCalls(ctx, elems)
 }
 
-// errBatchRefused marks a provider's refusal of a batch as too large.
-var errBatchRefused = errors.New("batch refused")
+// BatchLimit returns the largest batch the client sends to this chain:
+// 0 until a provider refused or capped one.
+func (c *Client) BatchLimit() int { return int(c.limit.Load()) }
 
-func (c *Client) batchOnce(ctx context.Context, elems []rpc.BatchElem) error {
+// learnLimit lowers the batch limit to n (never below 1).
+func (c *Client) learnLimit(n int) {
+	n = max(n, 1)
+	for {
+		cur := c.limit.Load()
+		if cur != 0 && cur <= int64(n) {
+			return
+		}
+		if c.limit.CompareAndSwap(cur, int64(n)) {
+			return
+		}
+	}
+}
+
+// send delivers elems in batches no larger than the learned limit, side
+// by side, starting at URL first; a refused batch is split in halves.
+func (c *Client) send(ctx context.Context, elems []rpc.BatchElem, first int) error {
+	if limit := c.BatchLimit(); limit > 0 && len(elems) > limit {
+		var wg sync.WaitGroup
+		errs := make([]error, (len(elems)+limit-1)/limit)
+		for i := range errs {
+			chunk := elems[i*limit : min((i+1)*limit, len(elems))]
+			wg.Add(1)
+			go func() { defer wg.Done(); errs[i] = c.send(ctx, chunk, first) }()
+		}
+		wg.Wait()
+		return errors.Join(errs...)
+	}
+	err := c.batchOnce(ctx, elems, first)
+	if errors.Is(err, errOverLimit) {
+		return c.send(ctx, elems, first)
+	}
+	if errors.Is(err, errBatchRefused) && len(elems) > 1 {
+		c.learnLimit(len(elems) / 2)
+		return c.send(ctx, elems, first)
+	}
+	return err
+}
+
+// retryCalls sends again, up to the client's retries, the calls answered
+// with a transient error; each round prefers the next URL and waits the
+// backoff first.
+func (c *Client) retryCalls(ctx context.Context, elems []rpc.BatchElem) error {
+	for round := 1; round <= c.retries; round++ {
+		var again []int
+		for i, el := range elems {
+			if transientCall(el.Error) {
+				again = append(again, i)
+			}
+		}
+		if len(again) == 0 {
+			return nil
+		}
+		// A provider that answers only the first k calls of a batch caps
+		// batches at k.
+		if k := again[0]; k > 0 && len(again) == len(elems)-k {
+			c.learnLimit(k)
+		}
+		t := time.NewTimer(c.backoff << (round - 1))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+		sub := make([]rpc.BatchElem, len(again))
+		for j, i := range again {
+			sub[j] = elems[i]
+			sub[j].Error = nil
+		}
+		if err := c.send(ctx, sub, round%max(len(c.urls), 1)); err != nil {
+			// The calls keep their first error.
+			return nil
+		}
+		for j, i := range again {
+			elems[i].Error = sub[j].Error
+		}
+	}
+	return nil
+}
+
+// errNoResponse marks a call the node's answer left out.
+var errNoResponse = errors.New("no response for this call")
+
+// transientCall says whether a call's error is the node's or provider's
+// trouble (worth asking again) rather than an answer about the chain: a
+// revert, an unknown method or a bad argument is an answer.
+func transientCall(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, errNoResponse) || errors.Is(err, errNoResult) {
+		return true
+	}
+	var re *RPCError
+	if !errors.As(err, &re) {
+		return false
+	}
+	msg := strings.ToLower(re.Message)
+	if re.Code == 3 || strings.Contains(msg, "revert") || isRevert(err) {
+		return false
+	}
+	// "query returned more than 10000 results", "block range too large":
+	// the caller must ask for less, asking again will not help.
+	for _, w := range []string{"more than", "range", "too large"} {
+		if strings.Contains(msg, w) && !strings.Contains(msg, "batch") {
+			return false
+		}
+	}
+	switch re.Code {
+	case 429, -32005, -32603, -32002, -32098, -32097:
+		return true
+	}
+	for _, w := range []string{"rate limit", "too many", "timeout", "timed out", "try again", "temporar",
+		"unavailable", "busy", "capacity", "header not found", "internal error", "limit exceeded"} {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// errBatchRefused marks a provider's refusal of a batch as too large;
+// errOverLimit a batch found over the learned limit before it was sent.
+var (
+	errBatchRefused = errors.New("batch refused")
+	errOverLimit    = errors.New("batch over the learned limit")
+)
+
+// batchOnce sends elems as one request, trying the URLs in order from
+// first, for the client's retry rounds.
+func (c *Client) batchOnce(ctx context.Context, elems []rpc.BatchElem, first int) error {
 	if len(elems) == 0 {
 		return nil
 	}
@@ -266,11 +402,19 @@ func (c *Client) batchOnce(ctx context.Context, elems []rpc.BatchElem) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	// A batch that waited for its turn while a sibling learned a smaller
+	// limit is split without being sent.
+	if limit := c.BatchLimit(); limit > 0 && len(elems) > limit {
+		return errOverLimit
+	}
 
 	var last *attemptError
 	for round := 0; round <= c.retries; round++ {
 		if round > 0 {
 			wait := c.backoff << (round - 1)
+			if last != nil && last.retryAfter > wait {
+				wait = min(last.retryAfter, maxRetryAfter)
+			}
 			t := time.NewTimer(wait)
 			select {
 			case <-ctx.Done():
@@ -280,7 +424,8 @@ func (c *Client) batchOnce(ctx context.Context, elems []rpc.BatchElem) error {
 			}
 		}
 		retry := false
-		for i := range c.urls {
+		for k := range c.urls {
+			i := (first + k) % len(c.urls)
 			resps, aerr := c.post(ctx, i, method, body)
 			if aerr == nil {
 				return deliver(elems, byID, resps)
@@ -300,6 +445,10 @@ func (c *Client) batchOnce(ctx context.Context, elems []rpc.BatchElem) error {
 	}
 	return c.finalError(ctx, last)
 }
+
+// maxRetryAfter bounds how long a provider's Retry-After holds a retry:
+// a scan has seconds, not minutes.
+const maxRetryAfter = 2 * time.Second
 
 func (c *Client) finalError(ctx context.Context, last *attemptError) error {
 	if ctx.Err() != nil && last == nil {
@@ -340,7 +489,8 @@ func (c *Client) post(ctx context.Context, i int, method string, body []byte) ([
 		return nil, &attemptError{retryable: true, timeout: isTimeout(err), err: fmt.Errorf("endpoint %d: read: %w", i+1, netFailure(err))}
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
-		return nil, &attemptError{retryable: true, err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
+		return nil, &attemptError{retryable: true, retryAfter: retryAfter(resp.Header.Get("Retry-After")),
+			err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
 	}
 	if resp.StatusCode == http.StatusRequestEntityTooLarge {
 		return nil, &attemptError{batchRefused: true, err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
@@ -362,9 +512,11 @@ func (c *Client) post(ctx context.Context, i int, method string, body []byte) ([
 		}
 		// A batch answered by one id-less error is the provider refusing
 		// the whole request (often a rate limit).
+		// A batch answered by one id-less error "invalid request" or
+		// naming the batch is a size cap.
 		if one.Error != nil && (len(one.ID) == 0 || string(one.ID) == "null") {
-			refused := strings.Contains(strings.ToLower(one.Error.Message), "batch")
-			return nil, &attemptError{retryable: !refused, batchRefused: refused, err: fmt.Errorf("endpoint %d: %s", i+1, one.Error.Message)}
+			refused := strings.Contains(strings.ToLower(one.Error.Message), "batch") || one.Error.Code == -32600
+			return nil, &attemptError{retryable: !refused, batchRefused: refused, err: fmt.Errorf("endpoint %d: %s", i+1, bounded(one.Error.Message))}
 		}
 		resps = []response{one}
 	default:
@@ -391,7 +543,7 @@ func deliver(elems []rpc.BatchElem, byID map[uint64]int, resps []response) error
 		case r.Error != nil:
 			el.Error = r.Error
 		case len(r.Result) == 0:
-			el.Error = errors.New("response without result")
+			el.Error = errNoResult
 		case el.Result != nil:
 			if err := json.Unmarshal(r.Result, el.Result); err != nil {
 				el.Error = fmt.Errorf("decode %s result: %w", el.Method, err)
@@ -400,10 +552,31 @@ func deliver(elems []rpc.BatchElem, byID map[uint64]int, resps []response) error
 	}
 	for i, ok := range seen {
 		if !ok {
-			elems[i].Error = errors.New("no response for this call")
+			elems[i].Error = errNoResponse
 		}
 	}
 	return nil
+}
+
+// errNoResult marks an answer with neither a result nor an error.
+var errNoResult = errors.New("response without result")
+
+// retryAfter reads a Retry-After header in seconds (an HTTP date is
+// ignored: providers send seconds).
+func retryAfter(v string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return time.Duration(n) * time.Second
+}
+
+// bounded cuts a provider's message to a length fit for an error.
+func bounded(msg string) string {
+	if len(msg) > 120 {
+		return strings.ToValidUTF8(msg[:120], "") + "…"
+	}
+	return msg
 }
 
 func isTimeout(err error) bool {

@@ -15,6 +15,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tokenrisk/tokenrisk/internal/chaos"
 )
 
 // failing is an endpoint that answers every request with status (or
@@ -247,8 +249,12 @@ func idOf(r *http.Request) string {
 
 func TestClientSplitsRefusedBatches(t *testing.T) {
 	tc := newTestChain(t)
-	p := newRPCProxy(t, tc.url, 0, 0)
-	p.maxBatch = 3
+	p, err := chaos.Start(tc.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	p.Set(chaos.Fault{Cap: 3, CapStyle: chaos.CapRefuse})
 	c := NewClient("sim", []string{p.URL()}, ClientOptions{MaxConcurrent: 1})
 	bals := make([]hexutil.Big, 10)
 	elems := make([]rpc.BatchElem, len(bals))
@@ -263,9 +269,13 @@ func TestClientSplitsRefusedBatches(t *testing.T) {
 			t.Errorf("elem %d: %v, balance %v", i, el.Error, (*big.Int)(&bals[i]))
 		}
 	}
-	// 10 → 5+5 → (2+3)+(2+3): one refused, two refused, four answered.
-	if got := p.requests.Load(); got != 7 {
-		t.Errorf("upstream requests = %d, want 7", got)
+	// 10 refused (limit 5) → 5 refused (limit 2) → the other 5 is split
+	// before it is sent → 2+2+1 twice: two refused, six answered.
+	if got := p.Requests(); got != 8 {
+		t.Errorf("upstream requests = %d, want 8", got)
+	}
+	if got := c.BatchLimit(); got != 2 {
+		t.Errorf("learned limit %d, want 2", got)
 	}
 }
 

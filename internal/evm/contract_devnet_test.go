@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -131,6 +132,7 @@ func TestSimulationOnDevnetZoo(t *testing.T) {
 		{kind: "honeypot_blacklist_on_buy", canBuy: refOf(true), canSell: refOf(false)},
 		{kind: "cooldown", canBuy: refOf(true), canSell: refOf(true), cooldown: refOf(true)},
 		{kind: "trading_disabled", canBuy: refOf(false)},
+		{kind: "reflection", canBuy: refOf(true), canSell: refOf(true), buyTax: &[2]float64{0, 5}, sellTax: &[2]float64{0, 5}, xferTax: &[2]float64{0, 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
@@ -529,6 +531,95 @@ func TestSimulationNoFalseHoneypots(t *testing.T) {
 			sim := simulateZoo(t, tok.Kind)
 			if sim.CanBuy == nil || !*sim.CanBuy || sim.CanSell == nil || !*sim.CanSell {
 				t.Errorf("simulation = %s, want a buy and a sell", simString(sim))
+			}
+		})
+	}
+}
+
+// TestSimulationSeparatesSelfDump: the swap_back token withholds 12% of a
+// sell, and any holder's transfer first sells its fee stash to the pool,
+// dropping the price about a quarter. Both paths report the 12% as the
+// sell tax and the drop apart as self_dump; neither raises TAX_EXTREME or
+// a honeypot flag, and SELF_DUMP carries the drop.
+func TestSimulationSeparatesSelfDump(t *testing.T) {
+	for _, path := range []struct {
+		name string
+		edit func(*SimulationRequest)
+	}{{PathWallet, nil}, {PathContract, contractOnly}} {
+		t.Run(path.name, func(t *testing.T) {
+			sim := simulateZooWith(t, "swap_back", path.edit)
+			t.Logf("%s", simString(sim))
+			if sim.Path != path.name {
+				t.Errorf("path = %q, want %q", sim.Path, path.name)
+			}
+			checkBool(t, "can_buy", sim.CanBuy, refOf(true))
+			checkBool(t, "can_sell", sim.CanSell, refOf(true))
+			checkRange(t, "buy_tax", sim.BuyTax, &[2]float64{4, 6})
+			checkRange(t, "sell_tax", sim.SellTax, &[2]float64{11, 13.5})
+			checkRange(t, "self_dump", sim.SelfDump, &[2]float64{15, 40})
+			codes := simFlagCodes(sim)
+			for _, c := range codes {
+				if c == risk.TaxExtreme || strings.HasPrefix(c, "HONEYPOT_") || c == risk.SimulationFailed {
+					t.Errorf("flag %s raised for a token that withholds 12%%", c)
+				}
+			}
+			if !hasCode(codes, risk.SelfDump) || !hasCode(codes, risk.SellTaxHigh) {
+				t.Errorf("flags = %v, want SELF_DUMP and SELL_TAX_HIGH", codes)
+			}
+			if !analysis.EVMNotHoneypot(sim) {
+				t.Errorf("not_honeypot = false")
+			}
+		})
+	}
+}
+
+// TestSimulationFindsTheTradeSize: the max_tx_tight token refuses any
+// transfer above 0.005% of supply, a thirtieth of the simulation's default
+// buy (about 0.15%). Both paths retry smaller, buy and sell at the size found,
+// and report OWNER_CAN_LIMIT_TX with it, never HONEYPOT_CANNOT_BUY.
+func TestSimulationFindsTheTradeSize(t *testing.T) {
+	dn, _ := startContractNet(t)
+	tok := zooToken(t, dn, "max_tx_tight")
+	supply := new(big.Int).Mul(big.NewInt(1_000_000_000), big.NewInt(1e18))
+	for _, path := range []struct {
+		name string
+		edit func(*SimulationRequest)
+	}{{PathWallet, nil}, {PathContract, contractOnly}} {
+		t.Run(path.name, func(t *testing.T) {
+			sim := simulateZooWith(t, "", path.edit, tok)
+			sim.SetSupply(supply)
+			t.Logf("%s", simString(sim))
+			if sim.Path != path.name {
+				t.Errorf("path = %q, want %q", sim.Path, path.name)
+			}
+			if !analysis.EVMNotHoneypot(sim) {
+				t.Fatalf("not_honeypot = false: %s", simString(sim))
+			}
+			l := sim.BuyLimit
+			if l == nil || l.AcceptedPctSupply == nil {
+				t.Fatalf("buy_limit = %s, want the size found", simString(l))
+			}
+			if *l.AcceptedPctSupply > 0.005 || *l.AcceptedPctSupply < 0.0025 {
+				t.Errorf("accepted %v%% of supply, want under the 0.005%% cap and within 2x of it", *l.AcceptedPctSupply)
+			}
+			refused, _ := new(big.Int).SetString(l.Refused, 10)
+			if capAmount := new(big.Int).Div(supply, big.NewInt(20_000)); refused == nil || refused.Cmp(capAmount) <= 0 {
+				t.Errorf("refused %s, want above the cap %s", l.Refused, capAmount)
+			}
+			checkRange(t, "buy_tax", sim.BuyTax, &[2]float64{0, 1})
+			checkRange(t, "sell_tax", sim.SellTax, &[2]float64{0, 1})
+			flags, _ := analysis.AnalyseEVMSimulation(sim, true)
+			var limit *risk.Flag
+			for i, f := range flags {
+				if strings.HasPrefix(f.Code, "HONEYPOT_") || f.Code == risk.SimulationFailed {
+					t.Errorf("flag %s raised for a token that trades under its cap", f.Code)
+				}
+				if f.Code == risk.OwnerCanLimitTx {
+					limit = &flags[i]
+				}
+			}
+			if limit == nil || limit.Value == nil || *limit.Value != *l.AcceptedPctSupply || limit.Evidence != risk.EvidenceProbe {
+				t.Errorf("OWNER_CAN_LIMIT_TX = %s, want it proven with the accepted share as value", simString(limit))
 			}
 		})
 	}

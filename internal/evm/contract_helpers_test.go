@@ -29,7 +29,7 @@ func abiPack(typ string, v any) ([]byte, error) {
 // newSimulationFor runs fillSimulation on a fresh result.
 func newSimulationFor(r *simResult) *analysis.EVMSimulation {
 	res := &analysis.EVMSimulation{}
-	fillSimulation(res, r)
+	fillSimulation(res, r, true)
 	return res
 }
 

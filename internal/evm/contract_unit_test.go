@@ -209,9 +209,14 @@ func TestClassify(t *testing.T) {
 	base := proberMeasure{TotalSupply: n(1000), VictimBalance: n(100), OwnerOk: true, Owner: owner.addr,
 		WalletOk: true, WalletSent: n(25), WalletReceived: n(25), SellOk: true, SellSent: n(25), SellReceived: n(25), TinyOk: true, Hits: n(0),
 		CallerBalance: n(500), TokenBalance: n(50)}
+	base.Balances = []*big.Int{base.VictimBalance, n(300)}
+	holder := common.HexToAddress("0x401DE2")
+	sc := scene{watch: []common.Address{ProbeVictim, holder}, holder: holder}
 	with := func(mod func(m *proberMeasure)) proberMeasure {
 		m := base
+		m.Balances = append([]*big.Int(nil), base.Balances...)
 		mod(&m)
+		m.Balances[0] = m.VictimBalance
 		return m
 	}
 	unknown := func(victimArg bool) probeCall { return probeCall{label: "0x12345678", victimArg: victimArg} }
@@ -224,8 +229,11 @@ func TestClassify(t *testing.T) {
 	}{
 		{"nothing changed", unknown(true), owner, base, nil},
 		{"supply rose", unknown(true), owner, with(func(m *proberMeasure) { m.TotalSupply = n(1001); m.VictimBalance = n(101) }), []string{CapMint}},
-		{"balance set without supply", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(1) }), []string{CapBalanceChange}},
-		{"balance credited from nowhere", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150) }), []string{CapBalanceChange}},
+		{"balance set to 1 without supply is a seizure", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(1) }), []string{CapSeize}},
+		{"balance credited from nowhere is a hidden mint", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150) }), []string{CapMint}},
+		{"a holder zeroed", unknown(true), owner, with(func(m *proberMeasure) { m.Balances[1] = n(0) }), []string{CapSeize}},
+		{"a holder's tokens moved to the caller", unknown(true), owner, with(func(m *proberMeasure) { m.Balances[1] = n(0); m.CallerBalance = n(800) }), []string{CapSeize}},
+		{"the caller's own balance is not a third party's", unknown(true), probeCaller{addr: holder, role: RoleOwner}, with(func(m *proberMeasure) { m.Balances[1] = n(0); m.CallerBalance = n(200) }), nil},
 		{"airdrop from the caller is a transfer", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150); m.CallerBalance = n(450) }), nil},
 		{"distribution from the contract is a transfer", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150); m.TokenBalance = n(0) }), nil},
 		{"victim blocked by an address call", unknown(true), owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk, m.TinyOk = false, false, false }), []string{CapBlacklist}},
@@ -242,7 +250,7 @@ func TestClassify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, e := range classify(tt.call, base, tt.after, tt.caller) {
+			for _, e := range classify(tt.call, base, tt.after, tt.caller, sc) {
 				got = append(got, e.capability)
 			}
 			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
@@ -252,7 +260,7 @@ func TestClassify(t *testing.T) {
 	}
 	closed := with(func(m *proberMeasure) { m.SellOk = false; m.WalletOk = false })
 	opened := with(func(m *proberMeasure) {})
-	if got := classify(unknown(false), closed, opened, owner); len(got) != 1 || got[0].capability != CapTradingSwitch {
+	if got := classify(unknown(false), closed, opened, owner, sc); len(got) != 1 || got[0].capability != CapTradingSwitch {
 		t.Errorf("opening trading: effects = %v, want trading_switch", got)
 	}
 }
@@ -293,8 +301,9 @@ func TestTailoredCall(t *testing.T) {
 func TestBuildProbeCalls(t *testing.T) {
 	mint, unknown := SelectorOf("mint(address,uint256)"), Selector{0x12, 0x34, 0x56, 0x78}
 	r := CodeReport{Selectors: []Selector{unknown, SelTransfer, SelBalanceOf, mint, SelOwner}}
-	calls := buildProbeCalls(r, 10)
-	if len(calls) != 1+4+4 { // mint: tailored + 4 generic; unknown: 4 generic
+	sc := scene{watch: []common.Address{ProbeVictim}, holder: ProbeVictim}
+	calls := buildProbeCalls(r, 10, sc)
+	if len(calls) != 1+4+4 { // no typed methods: mint: tailored + 4 generic; unknown: 4 generic
 		t.Fatalf("%d calls, want 9", len(calls))
 	}
 	if calls[0].sel != mint || calls[0].capability != CapMint {
@@ -305,7 +314,7 @@ func TestBuildProbeCalls(t *testing.T) {
 			t.Errorf("standard selector %s probed", c.sel)
 		}
 	}
-	if got := buildProbeCalls(r, 1); len(got) != 5 {
+	if got := buildProbeCalls(r, 1, sc); len(got) != 5 {
 		t.Errorf("with one selector allowed: %d calls, want 5", len(got))
 	}
 }
@@ -325,7 +334,7 @@ func TestVerdictsIgnoreIncompleteProbes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := newVerdicts(&owner)
+			v := newVerdicts(&owner, scene{})
 			for _, o := range tt.outcomes {
 				v.observe(caller, mint, proberMeasure{}, o)
 			}
@@ -376,7 +385,8 @@ func TestApplyDelayedSell(t *testing.T) {
 	result := func(buyOk, sellOk bool, sellErr string) []byte {
 		r := simResult{BuyOk: buyOk, BuyGas: n(1), BuyExpected: n(100), BuyReceived: n(100), QuoteSpent: n(1),
 			TransferSent: n(0), TransferReceived: n(0), SellOk: sellOk, SellError: []byte(sellErr), SellGas: n(50_000),
-			SellSent: n(100), SellPoolReceived: n(90), SellExpected: n(10), SellReceived: n(10), BuyError: []byte{}, TransferError: []byte{}}
+			SellSent: n(100), SellPoolReceived: n(90), SellExpected: n(10), SellReceived: n(10), BuyError: []byte{}, TransferError: []byte{},
+			BuyFull: n(100), BuyRefused: n(0), SellRefused: n(0), XferDropPpm: n(0), SellDropPpm: n(0)}
 		out, err := sim.ABI.Methods["simulate"].Outputs.Pack(r)
 		if err != nil {
 			t.Fatal(err)
@@ -405,7 +415,7 @@ func TestApplyDelayedSell(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := &analysis.EVMSimulation{CanBuy: refOf(true), CanSell: refOf(tt.immediateSell)}
-			applyDelayedSell(sim.ABI, res, rpc.BatchElem{Error: tt.nodeErr}, tt.blocks)
+			applyDelayedSell(sim.ABI, res, rpc.BatchElem{Error: tt.nodeErr}, tt.blocks, true)
 			if got := fmtPtr(res.CanSell); got != tt.wantSell {
 				t.Errorf("can_sell = %s, want %s", got, tt.wantSell)
 			}

@@ -35,7 +35,9 @@
 //     failed sell (cooldown). A wallet cannot compute between its
 //     transactions, so it transfers ladders of amounts fixed in advance
 //     from the quoted buy (a step above the holding reverts; the reads
-//     measure what moved). Tokens that refuse contracts (extcodesize,
+//     measure what moved), and the router swaps after each step, so a
+//     token's swap-back in a later step never sweeps an earlier one still
+//     in the pool. Tokens that refuse contracts (extcodesize,
 //     tx.origin == to, from == tx.origin, tx.origin without code) see an
 //     ordinary user there.
 //   - How they combine: when the wallet path ran it decides can_buy and
@@ -49,6 +51,16 @@
 //     cooldown). Neither path:
 //     SIMULATION_FAILED. The report's simulation.path names the decider
 //     and simulation.notes every disagreement, also as warnings.
+//   - Taxes and sizes (both paths, V2-style pools): a sell is priced on
+//     the pool's reserves right before the seller's own swap, after any
+//     swap the token made inside the seller's transfer; that swap's price
+//     drop (and one inside the transfer test) is self_dump, never tax.
+//     The pool is synced before the seller's transfer (a reflection
+//     token's credit to the pool is no part of the sale). A refused buy is
+//     retried at half the size down to a millionth, a refused sell at a
+//     quarter: the size found is buy_limit / sell_limit and
+//     OWNER_CAN_LIMIT_TX, merged into the contract section with the same
+//     power the probes found (assemble.go).
 //   - The owner is the first of owner(), getOwner(), admin() that answers
 //     an address. A token with none of them but AccessControl's hasRole
 //     and grantRole is owned by its creator when hasRole(DEFAULT_ADMIN_ROLE,

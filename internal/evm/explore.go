@@ -17,7 +17,10 @@ type explorerFacts struct {
 	creation       *explorer.Creation
 	launches       []string
 	launchesKnown  bool
-	warnings       []string
+	// historyFailed says the creation record or the creator's launches
+	// were asked for and not answered (an explorer error or the deadline).
+	historyFailed bool
+	warnings      []string
 }
 
 // explore asks the explorers, side by side: Sourcify's and the
@@ -99,6 +102,7 @@ func (a *Adapter) explore(ctx context.Context, ch chains.Chain, token common.Add
 		return f
 	}
 	f.creation, f.launches, f.launchesKnown = creation.creation, creation.launches, creation.launchesKnown
+	f.historyFailed = creation.historyFailed
 	f.warnings = append(f.warnings, creation.warnings...)
 	return f
 }
@@ -109,6 +113,7 @@ func (a *Adapter) creatorHistory(ctx context.Context, id int64, addr string) exp
 	c, ok, err := a.opts.Etherscan.Creation(ctx, id, addr)
 	switch {
 	case err != nil:
+		f.historyFailed = true
 		f.warnings = append(f.warnings, "deployer: the explorer did not answer the creation query ("+safeErr(err)+")")
 		return f
 	case !ok:
@@ -118,6 +123,7 @@ func (a *Adapter) creatorHistory(ctx context.Context, id int64, addr string) exp
 	f.creation = &c
 	l, err := a.opts.Etherscan.Launches(ctx, id, c.Creator, addr, 200)
 	if err != nil {
+		f.historyFailed = true
 		f.warnings = append(f.warnings, "deployer: the explorer did not list the creator's transactions ("+safeErr(err)+")")
 		return f
 	}

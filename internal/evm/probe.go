@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 	"strings"
@@ -82,6 +83,10 @@ type ProbeRequest struct {
 	// Donors hold tokens that can fund the victim (owner, creator, top
 	// holders); callers are tried first.
 	Donors []common.Address
+	// Holders are the largest holders (pools excluded): their balances
+	// are watched around every probe, and the first one that is not a
+	// caller is the third party whose tokens the probes try to take.
+	Holders []common.Address
 	// Exclude are addresses never used as callers or donors (pools,
 	// quote tokens, lockers).
 	Exclude []common.Address
@@ -180,6 +185,8 @@ type proberMeasure struct {
 	Hits           *big.Int
 	CallerBalance  *big.Int
 	TokenBalance   *big.Int
+	Balances       []*big.Int
+	PoolOther      *big.Int
 }
 
 type proberOutcome struct {
@@ -193,17 +200,6 @@ type proberOutcome struct {
 var proberContract = sync.OnceValues(func() (contracts.Compiled, error) {
 	return contracts.Artifact("Prober")
 })
-
-// probeCall is one candidate call and what it was meant to test.
-type probeCall struct {
-	sel  Selector
-	data []byte
-	// label names the call in evidence: a signature or selector+pattern.
-	label string
-	// capability is the catalogue's name for the selector ("" unknown).
-	capability string
-	victimArg  bool
-}
 
 type probeCaller struct {
 	addr common.Address
@@ -225,9 +221,11 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 	if maxSel == 0 {
 		maxSel = DefaultProbeSelectors
 	}
-	calls := buildProbeCalls(req.Code, maxSel)
 	callers := probeCallers(req)
+	sc := newScene(req, callers)
+	calls := buildProbeCalls(req.Code, maxSel, sc)
 	facts := &analysis.EVMProbeFacts{Callers: []analysis.EVMProbeCaller{}}
+	facts.Functions, facts.Unprobed = probeCoverage(req.Code, calls)
 	if len(calls) == 0 || len(callers) == 0 {
 		for _, c := range callers {
 			facts.Callers = append(facts.Callers, analysis.EVMProbeCaller{Address: c.addr.Hex(), Role: c.role, Ran: true})
@@ -255,19 +253,26 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 	}
 	fund := funding{Wrapped: req.Wrapped, FeeBps: big.NewInt(int64(req.FeeBps))}
 	rich := (*hexutil.Big)(new(big.Int).Exp(big.NewInt(10), big.NewInt(30), nil))
+	type plan struct {
+		Watch  []common.Address
+		Groups []*big.Int
+	}
 	for ci, c := range callers {
 		ov := StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}}
 		for k, v := range overrides {
 			ov[k] = v
 		}
-		for start := 0; start < len(calls); start += probesPerCall {
-			part := calls[start:min(start+probesPerCall, len(calls))]
+		mine := callsFor(calls, c.role)
+		for start := 0; start < len(mine); start += probesPerCall {
+			part := mine[start:min(start+probesPerCall, len(mine))]
 			data := make([][]byte, len(part))
+			pl := plan{Watch: sc.watch, Groups: make([]*big.Int, len(part))}
 			for i, p := range part {
 				data[i] = p.data
+				pl.Groups[i] = big.NewInt(int64(p.group))
 			}
 			input, err := prober.ABI.Pack("run", req.Token, ProbeVictim, ProbeSink, req.Pool, donors, fund,
-				new(big.Int).SetUint64(gasPerCall), data)
+				new(big.Int).SetUint64(gasPerCall), data, pl)
 			if err != nil {
 				return nil, nil, fmt.Errorf("probe: pack: %w", err)
 			}
@@ -284,7 +289,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		for i := range ran {
 			ran[i] = true
 		}
-		v := newVerdicts(req.Owner)
+		v := newVerdicts(req.Owner, sc)
 		for _, ch := range chunks {
 			c := callers[ch.caller]
 			if err := elems[ch.elem].Error; err != nil {
@@ -311,6 +316,10 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 			facts.Callers = append(facts.Callers, analysis.EVMProbeCaller{Address: c.addr.Hex(), Role: c.role, Ran: ran[i], Error: errs[i]})
 		}
 		facts.Capabilities = v.capabilities()
+		facts.Exercised = map[string]bool{}
+		for s := range v.ran {
+			facts.Exercised[s.String()] = true
+		}
 		facts.Complete = allTrue(ran)
 		if !anyTrue(ran) {
 			return facts, errors.New("probe: no caller could be probed")
@@ -440,47 +449,6 @@ func genericPatterns() []struct {
 	}
 }
 
-// buildProbeCalls turns the dispatcher's non-standard selectors into
-// candidate calls: tailored arguments for catalogue signatures, the
-// generic patterns for every selector. Catalogue matches come first.
-func buildProbeCalls(code CodeReport, maxSelectors int) []probeCall {
-	var known, unknown []Selector
-	for _, s := range code.Selectors {
-		if IsStandard(s) {
-			continue
-		}
-		if len(LookupPrivileged(s)) > 0 {
-			known = append(known, s)
-		} else {
-			unknown = append(unknown, s)
-		}
-	}
-	sels := append(known, unknown...)
-	if len(sels) > maxSelectors {
-		sels = sels[:maxSelectors]
-	}
-	var calls []probeCall
-	for _, s := range sels {
-		capability := ""
-		label := s.String()
-		for _, p := range LookupPrivileged(s) {
-			capability, label = p.Capability, p.Signature
-			if data, victimArg, ok := tailoredCall(p); ok {
-				calls = append(calls, probeCall{sel: s, data: data, label: p.Signature, capability: p.Capability, victimArg: victimArg})
-			}
-			break
-		}
-		for _, g := range genericPatterns() {
-			data := append([]byte(nil), s[:]...)
-			for _, a := range g.args {
-				data = append(data, a...)
-			}
-			calls = append(calls, probeCall{sel: s, data: data, label: label + " " + g.name, capability: capability, victimArg: g.victimArg})
-		}
-	}
-	return calls
-}
-
 // tailoredCall encodes a catalogue signature with arguments that make its
 // effect visible: the victim for addresses, an amount that moves supply
 // for mints, a cap of one unit for limits, a mid-range fee for fees.
@@ -544,6 +512,7 @@ func tailoredCall(p Privileged) ([]byte, bool, bool) {
 // verdicts accumulates what the probes showed, per capability and caller.
 type verdicts struct {
 	owner *common.Address
+	sc    scene
 	// seen collects each (caller, selector)'s effects before they are
 	// attributed; ownerTried/ownerOK track catalogue capabilities the live
 	// owner tried (all reverted → refused).
@@ -551,6 +520,16 @@ type verdicts struct {
 	order      []callerSelector
 	ownerTried map[string]string // capability → label
 	ownerOK    map[string]bool
+	// fees: per (caller, selector), the highest tax measured after a call
+	// went through (percent), and whether a ladder rung ran.
+	fees map[callerSelector]*feeReading
+	// ran: selectors some privileged caller called without a revert.
+	ran map[Selector]bool
+}
+
+type feeReading struct {
+	max    float64
+	ladder bool
 }
 
 type callerSelector struct {
@@ -563,15 +542,15 @@ type labelledEffect struct {
 	label string
 }
 
-func newVerdicts(owner *common.Address) *verdicts {
-	return &verdicts{owner: owner, seen: map[callerSelector][]labelledEffect{},
-		ownerTried: map[string]string{}, ownerOK: map[string]bool{}}
+func newVerdicts(owner *common.Address, sc scene) *verdicts {
+	return &verdicts{owner: owner, sc: sc, seen: map[callerSelector][]labelledEffect{},
+		ownerTried: map[string]string{}, ownerOK: map[string]bool{}, fees: map[callerSelector]*feeReading{}, ran: map[Selector]bool{}}
 }
 
 // observe compares one outcome with the baseline.
 func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o proberOutcome) {
 	if !o.Complete {
-		return // the probe ran out of gas: it proves nothing either way
+		return // the probe ran out of gas or was skipped: it proves nothing either way
 	}
 	isOwner := c.role == RoleOwner
 	if isOwner && p.capability != "" {
@@ -582,6 +561,9 @@ func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o pro
 	if !o.Ok {
 		return
 	}
+	if c.role != RoleAnyone {
+		v.ran[p.sel] = true
+	}
 	if isOwner && p.capability != "" {
 		v.ownerOK[p.capability] = true
 	}
@@ -590,9 +572,37 @@ func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o pro
 		v.order = append(v.order, key)
 		v.seen[key] = nil
 	}
-	for _, e := range classify(p, base, o.M, c) {
+	if tax, ok := measuredTax(base, o.M); ok {
+		f := v.fees[key]
+		if f == nil {
+			f = &feeReading{}
+			v.fees[key] = f
+		}
+		f.max = math.Max(f.max, tax)
+		f.ladder = f.ladder || p.ladder
+	}
+	for _, e := range classify(p, base, o.M, c, v.sc) {
 		v.seen[key] = append(v.seen[key], labelledEffect{e, p.label})
 	}
+}
+
+// measuredTax is the share (percent) of a test transfer or sell that did
+// not arrive, the higher of the two; a transfer that worked before the
+// call and fails after it reads 100.
+func measuredTax(base, m proberMeasure) (float64, bool) {
+	lost := func(ok0, ok1 bool, sent, got *big.Int) (float64, bool) {
+		switch {
+		case ok0 && !ok1:
+			return 100, true
+		case !ok1 || sent == nil || got == nil || sent.Sign() == 0:
+			return 0, false
+		}
+		r, _ := new(big.Rat).SetFrac(got, sent).Float64()
+		return math.Max(0, 100*(1-r)), true
+	}
+	w, wok := lost(base.WalletOk, m.WalletOk, m.WalletSent, m.WalletReceived)
+	s, sok := lost(base.SellOk, m.SellOk, m.SellSent, m.SellReceived)
+	return math.Max(w, s), wok || sok
 }
 
 // effect is one change a call caused; blocking marks transfers that
@@ -602,8 +612,55 @@ type effect struct {
 	blocking         bool
 }
 
+// balanceDeltas compares every watched balance (and the caller's and the
+// token contract's) before and after a call: the tokens credited, the
+// tokens debited, and the largest debit of a third party (not the caller,
+// not the token contract), with its address. Changes within tolerance
+// (rounding of reflection tokens) are ignored.
+func balanceDeltas(base, m proberMeasure, c probeCaller, sc scene) (credit, debit, seized *big.Int, from common.Address) {
+	credit, debit, seized = new(big.Int), new(big.Int), new(big.Int)
+	tol := new(big.Int)
+	if base.TotalSupply != nil {
+		tol.Div(base.TotalSupply, big.NewInt(10_000_000))
+	}
+	account := func(before, after *big.Int) *big.Int {
+		if before == nil || after == nil {
+			return nil
+		}
+		d := new(big.Int).Sub(after, before)
+		if new(big.Int).Abs(d).Cmp(tol) <= 0 {
+			return nil
+		}
+		if d.Sign() > 0 {
+			credit.Add(credit, d)
+		} else {
+			debit.Sub(debit, d)
+		}
+		return d
+	}
+	account(base.CallerBalance, m.CallerBalance)
+	account(base.TokenBalance, m.TokenBalance)
+	tradedWithPool := sc.pool != (common.Address{}) && base.PoolOther != nil && m.PoolOther != nil && m.PoolOther.Cmp(base.PoolOther) > 0
+	for i, a := range sc.watch {
+		if a == c.addr || i >= len(base.Balances) || i >= len(m.Balances) {
+			continue
+		}
+		d := account(base.Balances[i], m.Balances[i])
+		if d == nil || d.Sign() >= 0 {
+			continue
+		}
+		if a == sc.pool && tradedWithPool {
+			continue // the pool was paid for what left it: a trade (a buy-back), not a seizure
+		}
+		if fall := new(big.Int).Neg(d); fall.Cmp(seized) > 0 {
+			seized, from = fall, a
+		}
+	}
+	return credit, debit, seized, from
+}
+
 // classify names what a call changed.
-func classify(p probeCall, base, m proberMeasure, c probeCaller) []effect {
+func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []effect {
 	var out []effect
 	if base.OwnerOk && m.OwnerOk && m.Owner != base.Owner && m.Owner == ProbeVictim {
 		// Ownership moved to the test wallet: its transfers now run with
@@ -620,23 +677,24 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller) []effect {
 		}
 		return a.Cmp(b)
 	}
-	supplyUp := cmp(m.TotalSupply, base.TotalSupply) > 0
-	if supplyUp {
+	credit, debit, seized, from := balanceDeltas(base, m, c, sc)
+	switch {
+	case cmp(m.TotalSupply, base.TotalSupply) > 0:
 		out = append(out, effect{capability: CapMint, what: "total supply rose"})
+	case credit.Cmp(debit) > 0:
+		// Tokens credited that nobody watched was debited: created,
+		// whatever the supply getter says (a hidden mint).
+		out = append(out, effect{capability: CapMint, what: "balances rose by " + credit.String() + " with " + debit.String() + " debited: tokens credited from nowhere"})
 	}
-	if d := cmp(m.VictimBalance, base.VictimBalance); d != 0 {
-		rise := new(big.Int).Sub(m.VictimBalance, base.VictimBalance)
-		minted := supplyUp && new(big.Int).Sub(m.TotalSupply, base.TotalSupply).Cmp(rise) == 0
-		// Tokens the caller or the contract itself sent (an airdrop, a
-		// multisend) are a transfer, not a power over balances.
-		sent := d > 0 && (fell(base.CallerBalance, m.CallerBalance, rise) || fell(base.TokenBalance, m.TokenBalance, rise))
-		if !minted && !sent {
-			what := "a holder's balance rose without a transfer"
-			if d < 0 {
-				what = "a holder's balance fell without a transfer"
-			}
-			out = append(out, effect{capability: CapBalanceChange, what: what})
+	if seized.Sign() > 0 {
+		who := "a holder"
+		switch from {
+		case ProbeVictim:
+			who = "the test wallet"
+		case sc.pool:
+			who = "the pool"
 		}
+		out = append(out, effect{capability: CapSeize, what: who + " lost " + seized.String() + " tokens without any allowance (" + from.Hex() + ")"})
 	}
 	if base.OwnerOk && m.OwnerOk && m.Owner != base.Owner && m.Owner == c.addr && c.role != RoleOwner {
 		out = append(out, effect{capability: CapOwnershipReclaim, what: "owner() became the caller"})
@@ -650,12 +708,17 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller) []effect {
 	tinyBlocked := base.TinyOk && !m.TinyOk
 	unblocked := (!base.WalletOk && m.WalletOk) || (!base.SellOk && m.SellOk)
 	transferCaps := map[string]bool{CapBlacklist: true, CapWhitelist: true, CapPause: true, CapLimitTx: true, CapTradingSwitch: true, CapCooldown: true}
-	if (walletBlocked || sellBlocked) && !hooked {
+	// A victim whose balance was taken cannot transfer what it lost: that
+	// is the seizure, not a block.
+	victimEmptied := m.VictimBalance != nil && base.VictimBalance != nil && m.VictimBalance.Cmp(base.VictimBalance) < 0
+	if (walletBlocked || sellBlocked) && !hooked && !victimEmptied {
 		capability := p.capability
 		switch {
 		case capability != "":
 			// A named power that blocks transfers as a side effect (a fee
 			// set absurdly high) is still that power.
+		case p.ladder:
+			capability = CapFeeChange
 		case p.victimArg:
 			capability = CapBlacklist
 		case !tinyBlocked:
@@ -681,26 +744,22 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller) []effect {
 		}
 		out = append(out, effect{capability: capability, what: "blocked transfers then went through"})
 	}
-	if feeChanged(base.WalletOk && m.WalletOk, base.WalletSent, base.WalletReceived, m.WalletSent, m.WalletReceived) ||
-		feeChanged(base.SellOk && m.SellOk, base.SellSent, base.SellReceived, m.SellSent, m.SellReceived) {
+	// Balances the call itself moved make the test transfers' loss
+	// meaningless (a pool credited reads as a negative tax).
+	moved := len(out) > 0 && (out[0].capability == CapMint || out[0].capability == CapSeize)
+	if !moved && (feeChanged(base.WalletOk && m.WalletOk, base.WalletSent, base.WalletReceived, m.WalletSent, m.WalletReceived) ||
+		feeChanged(base.SellOk && m.SellOk, base.SellSent, base.SellReceived, m.SellSent, m.SellReceived)) {
 		out = append(out, effect{capability: CapFeeChange, what: "the transfer tax changed"})
 	}
 	return out
 }
 
-// fell reports whether a balance fell by at least by.
-func fell(before, after, by *big.Int) bool {
-	if before == nil || after == nil {
-		return false
-	}
-	return new(big.Int).Sub(before, after).Cmp(by) >= 0
-}
-
 // feeChanged reports whether the share lost in transfer moved by more
 // than a tenth of a percentage point.
 func feeChanged(both bool, sent0, got0, sent1, got1 *big.Int) bool {
-	if !both || sent0 == nil || sent1 == nil || sent0.Sign() == 0 || sent1.Sign() == 0 {
-		return false
+	if !both || sent0 == nil || sent1 == nil || sent0.Sign() == 0 || sent1.Sign() == 0 || got0 == nil || got1 == nil ||
+		got0.Cmp(sent0) > 0 || got1.Cmp(sent1) > 0 {
+		return false // more arrived than was sent: not a tax
 	}
 	r0, _ := new(big.Rat).SetFrac(got0, sent0).Float64()
 	r1, _ := new(big.Rat).SetFrac(got1, sent1).Float64()
@@ -719,9 +778,16 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 		// A selector that points transfers at an address it is given is a
 		// target setter: the transfers its other argument patterns broke
 		// (a garbage target) are the same power, not a blacklist or pause.
-		target := false
+		target, minted, seized := false, false, false
 		for _, e := range effects {
 			target = target || e.capability == CapExternalTarget
+			minted = minted || e.capability == CapMint
+			seized = seized || e.capability == CapSeize
+		}
+		if minted && seized {
+			// One function that both credits and debits holders at will
+			// sets balances.
+			effects = append(effects, labelledEffect{effect{capability: CapBalanceChange, what: "it both credits and debits holders at will"}, effects[0].label})
 		}
 		for _, e := range effects {
 			name := e.capability
@@ -735,10 +801,15 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 			if dup {
 				continue
 			}
-			proven[name] = append(proven[name], analysis.EVMCapability{
+			c := analysis.EVMCapability{
 				Name: name, Proven: refOf(true), Caller: key.caller.addr.Hex(), Role: key.caller.role,
 				Evidence: e.label + ": " + e.what + " (as " + key.caller.role + ")",
-			})
+			}
+			if f := v.fees[key]; name == CapFeeChange && f != nil && f.ladder {
+				ceiling := math.Round(f.max*10) / 10
+				c.Ceiling = &ceiling
+			}
+			proven[name] = append(proven[name], c)
 		}
 	}
 	out := []analysis.EVMCapability{}

@@ -132,8 +132,9 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	// Code, proxy, owner.
 	report := AnalyseCode(s.code)
 	var proxy *ProxyInfo
-	if slots, err := s.slots(); err != nil {
-		r.warn("contract: proxy slots unreadable (%s)", safeErr(err))
+	slots, slotsErr := s.slots()
+	if slotsErr != nil {
+		r.warn("contract: proxy slots unreadable (%s)", safeErr(slotsErr))
 	} else {
 		proxy = DetectProxy(report, slots)
 	}
@@ -237,6 +238,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	}
 	if acct != nil && rtt3ok {
 		acct.apply()
+		acct.read = true
 	}
 	var probe *analysis.EVMProbeFacts
 	if probeDecode != nil && rtt3ok {
@@ -259,6 +261,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		acct = r.accountCalls(topHolders(ho.scan), creator)
 		if r.batch(ctx, "holders", acct.elems) {
 			acct.apply()
+			acct.read = true
 		}
 	}
 	if ho.err != nil {
@@ -272,7 +275,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 			ex = &f
 		case <-ctx.Done():
 			r.warn("explorer: no answer before the scan deadline; verification and creator history unknown")
-			ex = &explorerFacts{}
+			ex = &explorerFacts{historyFailed: true}
 		}
 	}
 	for _, w := range ex.warnings {
@@ -284,16 +287,18 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		creator, creatorSource = &c, "explorer"
 		ca := r.accountCalls(nil, creator)
 		acct.crBal, acct.crNonce, acct.crTokens, acct.crLP = nil, nil, nil, nil
+		acct.read = false
 		if r.batch(ctx, "deployer", ca.elems) {
 			ca.apply()
 			acct.crBal, acct.crNonce, acct.crTokens, acct.crLP = ca.crBal, ca.crNonce, ca.crTokens, ca.crLP
+			acct.read = true
 		}
 	}
 
 	return r.assemble(collected{
 		lens: lens, code: codeReport, proxy: proxy, implKnown: implKnown, owner: owner, roleAdmin: roleAdmin,
 		sim: sim, simPool: simPool, probe: probe, holders: ho.scan, accounts: acct,
-		explorer: ex, creator: creator, creatorSource: creatorSource,
+		explorer: ex, creator: creator, creatorSource: creatorSource, slotsFailed: slotsErr != nil,
 	})
 }
 
@@ -380,8 +385,11 @@ func (r *scanRun) probeRequest(code CodeReport, owner *common.Address, stored []
 		pr.Donors = append(pr.Donors, *creator)
 	}
 	for _, h := range top {
+		if !slices.Contains(pr.Exclude, h.Address) && !isBurn(h.Address) && len(pr.Holders) < 5 {
+			pr.Holders = append(pr.Holders, h.Address)
+		}
 		if len(pr.Donors) >= 8 {
-			break
+			continue
 		}
 		if !slices.Contains(pr.Exclude, h.Address) && !isBurn(h.Address) && !slices.Contains(pr.Donors, h.Address) {
 			pr.Donors = append(pr.Donors, h.Address)
@@ -441,6 +449,9 @@ type accounts struct {
 	crTokens *big.Int
 	// crLP is the creator's LP balance in the main pool.
 	crLP *big.Int
+	// read says the node answered the batch (each answer may still be an
+	// error of its own call).
+	read bool
 }
 
 func (r *scanRun) accountCalls(top []Holder, creator *common.Address) *accounts {
@@ -465,6 +476,21 @@ func (r *scanRun) accountCalls(top []Holder, creator *common.Address) *accounts 
 func balanceOfElem(token, holder common.Address, out *hexutil.Bytes) rpc.BatchElem {
 	data := append(SelBalanceOf.bytes(), common.LeftPadBytes(holder.Bytes(), 32)...)
 	return CallElem(CallMsg{To: token, Data: data, Gas: 200_000}, nil, out)
+}
+
+// holdersRead says the node answered every top holder's code query (a
+// holder whose code is unknown may be a pool or a contract wallet: the
+// concentration figures are then not established).
+func (ac *accounts) holdersRead() bool {
+	if len(ac.isCode) < ac.n {
+		return false
+	}
+	for _, c := range ac.isCode[:ac.n] {
+		if c == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // apply reads the answers (nil where a call failed).

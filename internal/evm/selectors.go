@@ -15,6 +15,7 @@ const (
 	CapPause            = "pause"
 	CapFeeChange        = "fee_change"
 	CapBalanceChange    = "balance_change"
+	CapSeize            = "seize"
 	CapLimitTx          = "limit_tx"
 	CapCooldown         = "cooldown"
 	CapTradingSwitch    = "trading_switch"

@@ -205,9 +205,11 @@ type rpcProxy struct {
 	target      string
 	delay       time.Duration
 	maxLogRange uint64
-	maxBatch    int // refuse larger batches, as some providers do
 	// breakLens makes every lens call (and its fallback) fail.
 	breakLens bool
+	// breakMethod makes the node answer every call of this method with a
+	// JSON-RPC error (method not found).
+	breakMethod string
 	// logDelay delays eth_getLogs requests only.
 	logDelay time.Duration
 	// dropOverrides removes eth_call's state overrides, like a node that
@@ -238,12 +240,6 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 	if p.delay > 0 {
 		time.Sleep(p.delay)
 	}
-	var many []json.RawMessage
-	if p.maxBatch > 0 && json.Unmarshal(body, &many) == nil && len(many) > p.maxBatch {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch size limit exceeded"}}`))
-		return
-	}
 	var one struct {
 		ID     json.RawMessage   `json:"id"`
 		Method string            `json:"method"`
@@ -269,6 +265,9 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 			[]byte(`"method":"eth_lensBroken","params":[{"to":"`+strings.ToLower(LensAddress.Hex())))
 		// and its creation-code fallback (an eth_call without "to").
 		body = bytes.ReplaceAll(body, []byte(`"method":"eth_call","params":[{"data":"`), []byte(`"method":"eth_lensBroken","params":[{"data":"`))
+	}
+	if p.breakMethod != "" {
+		body = bytes.ReplaceAll(body, []byte(`"method":"`+p.breakMethod+`"`), []byte(`"method":"`+p.breakMethod+`Broken"`))
 	}
 	resp, err := http.Post(p.target, "application/json", bytes.NewReader(body))
 	if err != nil {

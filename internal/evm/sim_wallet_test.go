@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -280,47 +281,160 @@ func checkNilBool(t *testing.T, name string, got, want *bool) {
 }
 
 // fuzzWalletPlan is a wallet plan for a fixed request (a V2 pool, or a
-// V3 pool when v3 is given and true), for decoding tests.
+// V3 pool when v3 is given and true), for decoding tests; its router calls
+// carry their real inputs, so an answer can be built per call.
 func fuzzWalletPlan(t testing.TB, v3 ...bool) *walletPlan {
 	t.Helper()
 	sim, err := simulatorContract()
 	if err != nil {
 		t.Fatal(err)
 	}
+	inputs := map[string][]byte{}
+	for _, m := range []string{"routeBuy", "routeSell", "routeMark"} {
+		inputs[m] = sim.ABI.Methods[m].ID
+	}
 	pl := newWalletPlan(SimulationRequest{Token: common.HexToAddress("0x01"), Pool: common.HexToAddress("0x02"), FeeBps: 30,
 		QuoteReserve: big.NewInt(1e18), TokenReserve: big.NewInt(1e18), BlockTime: 1, DelayedSell: DefaultDelayedSell},
-		len(v3) > 0 && v3[0], big.NewInt(1e15), DefaultStepGas, StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode}}, nil, nil)
+		len(v3) > 0 && v3[0], big.NewInt(1e15), DefaultStepGas, StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode}},
+		inputs["routeBuy"], inputs["routeSell"], inputs["routeMark"])
 	if pl == nil {
 		t.Fatal("no wallet plan")
 	}
 	return pl
 }
 
-// FuzzWalletDecode feeds arbitrary eth_simulateV1 answers to the wallet
-// path's decoder: it must not panic, and never report a sell without a buy.
-func FuzzWalletDecode(f *testing.F) {
-	pl := fuzzWalletPlan(f)
-	word := func(v int64) string { return hexutil.Encode(common.LeftPadBytes(big.NewInt(v).Bytes(), 32)) }
-	calls := func(n int, ret string) string {
-		parts := make([]string, n)
-		for i := range parts {
-			parts[i] = `{"status":"0x1","gasUsed":"0x5208","returnData":"` + ret + `"}`
-		}
-		return "[" + strings.Join(parts, ",") + "]"
+// fuzzAnswer builds an eth_simulateV1 answer shaped like pl's request from
+// fuzz bytes: every call gets a status, gas and return data of its kind (a
+// balance or transfer word, a routeMark drop, an ABI-encoded router
+// Result whose fields are drawn near the plan's own amounts), so the
+// decoder's logic runs rather than its shape checks; a few inputs break
+// the shape on purpose.
+type fuzzAnswer struct {
+	data []byte
+	pos  int
+}
+
+func (f *fuzzAnswer) byte() byte {
+	if f.pos >= len(f.data) {
+		f.pos++
+		return byte(f.pos * 131) // past the input: a fixed stream, so short inputs still vary
 	}
-	f.Add([]byte(`[]`))
-	f.Add([]byte(`[{"calls":[]},{"calls":[]}]`))
-	f.Add([]byte(`[{"calls":` + calls(len(pl.blocks[0].Calls), word(1)) + `},{"calls":` + calls(len(pl.blocks[1].Calls), word(1)) + `}]`))
-	f.Add([]byte(`[{"calls":` + calls(len(pl.blocks[0].Calls), "0x") + `},{"calls":` + calls(len(pl.blocks[1].Calls), "0x") + `}]`))
-	f.Add([]byte(`[{"calls":[{"status":"0x0","error":{"code":3,"message":"execution reverted","data":"0x08c379a0"}}]}]`))
+	f.pos++
+	return f.data[f.pos-1]
+}
+
+// amount is a value near what the plan trades: zero, a ladder step (±1),
+// the quoted buy, a small number, or raw bytes.
+func (f *fuzzAnswer) amount(pl *walletPlan) *big.Int {
+	switch k := f.byte(); k % 6 {
+	case 0:
+		return new(big.Int)
+	case 1, 2:
+		if len(pl.sellLadder) == 0 {
+			return big.NewInt(int64(k))
+		}
+		v := new(big.Int).Set(pl.sellLadder[int(f.byte())%len(pl.sellLadder)])
+		return v.Add(v, big.NewInt(int64(f.byte()%3)-1))
+	case 3:
+		return new(big.Int).Mul(big.NewInt(int64(k%4)+1), pl.xferSmallest)
+	case 4:
+		return big.NewInt(int64(f.byte()))
+	default:
+		n := int(f.byte() % 33)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = f.byte()
+		}
+		return new(big.Int).SetBytes(b)
+	}
+}
+
+func (f *fuzzAnswer) result(pl *walletPlan) simResult {
+	bit := func() bool { return f.byte()%2 == 1 }
+	a := func() *big.Int { return f.amount(pl) }
+	reason := func() []byte {
+		switch f.byte() % 3 {
+		case 0:
+			return nil
+		case 1:
+			return []byte("max tx")
+		}
+		out, _ := abi.Arguments{{Type: mustType("string")}}.Pack("blocked")
+		return append(selErrorString.bytes(), out...)
+	}
+	return simResult{
+		BuyOk: bit(), BuyError: reason(), BuyGas: a(), BuyExpected: a(), BuyReceived: a(), QuoteSpent: a(),
+		TransferOk: bit(), TransferError: reason(), TransferSent: a(), TransferReceived: a(),
+		SellOk: bit(), SellError: reason(), SellGas: a(), SellSent: a(), SellPoolReceived: a(), SellExpected: a(), SellReceived: a(),
+		BuyFull: a(), BuyRefused: a(), SellRefused: a(), XferDropPpm: big.NewInt(int64(f.byte()) * 4000), SellDropPpm: a(),
+	}
+}
+
+func (f *fuzzAnswer) build(t *testing.T, parsed abi.ABI, pl *walletPlan) []simBlockResult {
+	t.Helper()
+	out := make([]simBlockResult, len(pl.blocks))
+	for b, blk := range pl.blocks {
+		for _, call := range blk.Calls {
+			c := simCallResult{Status: 1, GasUsed: hexutil.Uint64(f.byte()) * 1000}
+			if f.byte()%5 == 0 {
+				c.Status = 0
+				c.Error = &struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+					Data    string `json:"data"`
+				}{Code: 3, Message: "execution reverted", Data: hexutil.Encode(append(selErrorString.bytes(), f.byte()))}
+			}
+			switch {
+			case call.To != SimulatorAddress:
+				c.ReturnData = common.LeftPadBytes(f.amount(pl).Bytes(), 32)
+			case bytes.HasPrefix(call.Input, parsed.Methods["routeMark"].ID):
+				c.ReturnData = common.LeftPadBytes(big.NewInt(int64(f.byte())*3000).Bytes(), 32)
+			default:
+				r := f.result(pl)
+				enc, err := parsed.Methods["simulate"].Outputs.Pack(r)
+				if err != nil {
+					t.Fatalf("pack a result: %v", err)
+				}
+				c.ReturnData = enc
+			}
+			if f.byte() == 255 {
+				c.ReturnData = c.ReturnData[:len(c.ReturnData)/2] // truncated
+			}
+			out[b].Calls = append(out[b].Calls, c)
+		}
+	}
+	if k := f.byte(); k == 254 && len(out[0].Calls) > 0 {
+		out[0].Calls = out[0].Calls[1:] // a node that answers fewer calls
+	} else if k == 253 {
+		out = out[:1]
+	}
+	return out
+}
+
+// FuzzWalletDecode feeds the wallet path's decoder eth_simulateV1 answers
+// of its own plan's shape, built from fuzz bytes (both pool kinds): it must
+// not panic, never report a sell without a buy, and keep every percentage
+// in [0, 100] and every trade limit's accepted size below the refused one.
+func FuzzWalletDecode(f *testing.F) {
 	sim, err := simulatorContract()
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		pl := fuzzWalletPlan(t, len(data)%2 == 1) // both pool kinds' layouts
+	f.Add(false, []byte(`[]`))
+	f.Add(false, []byte{})
+	f.Add(true, []byte{})
+	f.Add(false, bytes.Repeat([]byte{1}, 64))
+	f.Add(false, bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7}, 80))
+	f.Add(true, bytes.Repeat([]byte{7, 1, 9}, 80))
+	f.Add(false, []byte{254})
+	f.Add(false, bytes.Repeat([]byte{0, 5, 11, 17}, 120))
+	f.Add(false, []byte(`[{"calls":[{"status":"0x0","error":{"code":3,"message":"execution reverted","data":"0x08c379a0"}}]}]`))
+	f.Fuzz(func(t *testing.T, v3 bool, data []byte) {
+		pl := fuzzWalletPlan(t, v3)
+		// Input that is JSON is a node's raw answer; any other input
+		// builds an answer of the plan's shape.
 		if json.Unmarshal(data, &pl.out) != nil {
-			return
+			pl.out = (&fuzzAnswer{data: data}).build(t, sim.ABI, pl)
 		}
 		w, note := pl.decode(sim.ABI, rpc.BatchElem{})
 		if w == nil {
@@ -334,6 +448,24 @@ func FuzzWalletDecode(f *testing.F) {
 		}
 		if w.CanSell != nil && *w.CanSell && (w.CanBuy == nil || !*w.CanBuy) {
 			t.Errorf("a sell without a buy: %s", simString(w))
+		}
+		for name, v := range map[string]*float64{"buy_tax": w.BuyTax, "sell_tax": w.SellTax, "transfer_tax": w.TransferTax, "self_dump": w.SelfDump} {
+			if v != nil && (*v < 0 || *v > 100) {
+				t.Errorf("%s = %v, outside [0, 100]", name, *v)
+			}
+		}
+		if v3 && w.SelfDump != nil {
+			t.Errorf("self_dump = %v on a V3 pool, want null", *w.SelfDump)
+		}
+		if w.SellLimit != nil && (w.CanSell == nil || !*w.CanSell) {
+			t.Errorf("a sell limit without a sell: %s", simString(w))
+		}
+		if l := w.SellLimit; l != nil && !v3 {
+			acc, _ := new(big.Int).SetString(l.Accepted, 10)
+			ref, _ := new(big.Int).SetString(l.Refused, 10)
+			if acc == nil || ref == nil || acc.Cmp(ref) >= 0 {
+				t.Errorf("sell limit %+v: the accepted size must be below the refused one", *l)
+			}
 		}
 	})
 }

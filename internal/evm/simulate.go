@@ -118,6 +118,11 @@ type simResult struct {
 	SellPoolReceived *big.Int
 	SellExpected     *big.Int
 	SellReceived     *big.Int
+	BuyFull          *big.Int
+	BuyRefused       *big.Int
+	SellRefused      *big.Int
+	XferDropPpm      *big.Int
+	SellDropPpm      *big.Int
 }
 
 var simulatorContract = sync.OnceValues(func() (contracts.Compiled, error) {
@@ -234,7 +239,11 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	if err != nil {
 		return nil, nil, fmt.Errorf("simulation: pack: %w", err)
 	}
-	wallet := newWalletPlan(req, kind == 2, amount, stepGas, overrides, routeBuy, routeSell)
+	routeMark, err := sim.ABI.Pack("routeMark", params(stepSell))
+	if err != nil {
+		return nil, nil, fmt.Errorf("simulation: pack: %w", err)
+	}
+	wallet := newWalletPlan(req, kind == 2, amount, stepGas, overrides, routeBuy, routeSell, routeMark)
 	var delayed []simBlockResult
 	switch {
 	case wallet != nil:
@@ -257,7 +266,7 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	}
 
 	decode := func() (*analysis.EVMSimulation, error) {
-		res, err := contractOutcome(sim.ABI, req.Pool.Hex(), amount.String(), elems[0], *out)
+		res, err := contractOutcome(sim.ABI, req.Pool.Hex(), amount.String(), kind == 1, elems[0], *out)
 		if wallet != nil {
 			w, note := wallet.decode(sim.ABI, elems[1])
 			if w != nil {
@@ -266,7 +275,7 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 			return combineSimulations(res, w, note), err
 		}
 		if err == nil && len(elems) > 1 && res.CanBuy != nil && *res.CanBuy {
-			applyDelayedSell(sim.ABI, res, elems[1], delayed)
+			applyDelayedSell(sim.ABI, res, elems[1], delayed, kind == 1)
 		}
 		res.Path = PathContract
 		return res, err
@@ -275,7 +284,7 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 }
 
 // contractOutcome decodes the contract simulator's eth_call.
-func contractOutcome(parsed abi.ABI, pool, quoteIn string, el rpc.BatchElem, out []byte) (*analysis.EVMSimulation, error) {
+func contractOutcome(parsed abi.ABI, pool, quoteIn string, v2 bool, el rpc.BatchElem, out []byte) (*analysis.EVMSimulation, error) {
 	res := &analysis.EVMSimulation{Pool: pool, QuoteIn: quoteIn}
 	if err := el.Error; err != nil {
 		msg := "simulation call failed: " + callFailure(err)
@@ -288,7 +297,7 @@ func contractOutcome(parsed abi.ABI, pool, quoteIn string, el rpc.BatchElem, out
 		res.Error = &msg
 		return res, fmt.Errorf("simulation: %w", err)
 	}
-	fillSimulation(res, r)
+	fillSimulation(res, r, v2)
 	return res, nil
 }
 
@@ -320,8 +329,9 @@ func safeConvert(v any, dst any) (err error) {
 }
 
 // fillSimulation turns the simulator's measurements into the report's
-// percentages.
-func fillSimulation(res *analysis.EVMSimulation, r *simResult) {
+// percentages; v2 says the pool is V2-style (reserves priced the sell, so
+// the token's own price drop was measured).
+func fillSimulation(res *analysis.EVMSimulation, r *simResult, v2 bool) {
 	res.CanBuy = refOf(r.BuyOk)
 	if !r.BuyOk {
 		msg := "buy failed: " + RevertReason(r.BuyError)
@@ -330,6 +340,10 @@ func fillSimulation(res *analysis.EVMSimulation, r *simResult) {
 	}
 	res.BuyGas = refOf(r.BuyGas.Uint64())
 	res.BuyTax = lossPct(r.BuyReceived, r.BuyExpected)
+	res.BuyLimit = buyLimit(r)
+	if v2 {
+		res.SelfDump = ppmPct(maxBig(r.XferDropPpm, r.SellDropPpm))
+	}
 	var errs []string
 	if r.TransferOk {
 		res.TransferTax = lossPct(r.TransferReceived, r.TransferSent)
@@ -340,6 +354,7 @@ func fillSimulation(res *analysis.EVMSimulation, r *simResult) {
 	if r.SellOk {
 		res.SellGas = refOf(r.SellGas.Uint64())
 		res.SellTax = sellTax(r)
+		res.SellLimit = sellLimit(r)
 	} else {
 		errs = append(errs, "sell failed: "+RevertReason(r.SellError))
 	}
@@ -347,6 +362,51 @@ func fillSimulation(res *analysis.EVMSimulation, r *simResult) {
 		msg := strings.Join(errs, "; ")
 		res.Error = &msg
 	}
+}
+
+// buyLimit reports a buy the token refused at full size but accepted
+// smaller (the simulator halves a refused size; on a V3 pool sizes are
+// in the quote token, so the refused token amount is unknown).
+func buyLimit(r *simResult) *analysis.EVMTradeLimit {
+	if r.BuyRefused == nil || r.BuyRefused.Sign() == 0 || r.BuyExpected == nil {
+		return nil
+	}
+	l := &analysis.EVMTradeLimit{Accepted: r.BuyExpected.String()}
+	if r.BuyFull != nil && r.BuyFull.Sign() > 0 {
+		l.Refused = r.BuyRefused.String()
+	}
+	return l
+}
+
+// sellLimit reports a sell the token refused at full size but accepted
+// smaller.
+func sellLimit(r *simResult) *analysis.EVMTradeLimit {
+	if r.SellRefused == nil || r.SellRefused.Sign() == 0 || r.SellSent == nil {
+		return nil
+	}
+	return &analysis.EVMTradeLimit{Refused: r.SellRefused.String(), Accepted: r.SellSent.String()}
+}
+
+// ppmPct turns parts per million into a percentage, two decimals; nil
+// stays nil.
+func ppmPct(v *big.Int) *float64 {
+	if v == nil {
+		return nil
+	}
+	if !v.IsInt64() || v.Int64() > 1_000_000 {
+		return pct(1)
+	}
+	return pct(float64(v.Int64()) / 1e6)
+}
+
+func maxBig(a, b *big.Int) *big.Int {
+	switch {
+	case a == nil:
+		return b
+	case b == nil || a.Cmp(b) >= 0:
+		return a
+	}
+	return b
 }
 
 // sellTax combines what the pool received of the tokens sent with what was
@@ -362,7 +422,7 @@ func sellTax(r *simResult) *float64 {
 
 // applyDelayedSell folds the eth_simulateV1 buy-now-sell-later result in:
 // a sell that failed at once but succeeds later is a cooldown.
-func applyDelayedSell(parsed abi.ABI, res *analysis.EVMSimulation, el rpc.BatchElem, blocks []simBlockResult) {
+func applyDelayedSell(parsed abi.ABI, res *analysis.EVMSimulation, el rpc.BatchElem, blocks []simBlockResult, v2 bool) {
 	if el.Error != nil || len(blocks) != 2 || len(blocks[1].Calls) != 1 || len(blocks[0].Calls) != 1 {
 		return // the node cannot simulate blocks: cooldown unknown
 	}
@@ -395,6 +455,10 @@ func applyDelayedSell(parsed abi.ABI, res *analysis.EVMSimulation, el rpc.BatchE
 	res.Error = &msg
 	res.SellGas = refOf(rs.SellGas.Uint64())
 	res.SellTax = sellTax(rs)
+	res.SellLimit = sellLimit(rs)
+	if d := ppmPct(rs.SellDropPpm); v2 && d != nil && (res.SelfDump == nil || *d > *res.SelfDump) {
+		res.SelfDump = d
+	}
 }
 
 // lossPct is the percentage of want that did not arrive (0 when more

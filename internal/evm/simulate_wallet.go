@@ -43,12 +43,13 @@ const (
 // then 1/1000 (which still fits when the buy was taxed or cut short).
 var walletTransferParts = []int64{20, 1000}
 
-// walletSell indexes one sell in a block: the holding read before, the
-// transfer ladder to the pool (V2-style pools), routeSell, the holding
-// read after.
+// walletSell indexes one sell in a block: the holding read before,
+// routeMark (V2-style pools; -1 on V3), the transfer ladder to the pool
+// each followed by a routeSell (V2-style pools), the last routeSell (its
+// answer sums the ladder's), the holding read after.
 type walletSell struct {
-	before, after, route int
-	steps                []int
+	before, after, mark, route int
+	steps, routes              []int
 }
 
 // walletPlan is the eth_simulateV1 request of the wallet path: block 1
@@ -57,6 +58,9 @@ type walletSell struct {
 type walletPlan struct {
 	blocks       []simBlock
 	buy          int
+	v3           bool
+	pool         common.Address
+	markBefore   int // routeMark before the transfer test (V2-style pools; -1 on V3)
 	held         int // the wallet's holding after the buy
 	rcptBefore   int
 	xfer         []int
@@ -101,18 +105,23 @@ func quoteOut(amountIn, reserveIn, reserveOut *big.Int, feeBps int) *big.Int {
 }
 
 // newWalletPlan builds the wallet path, or nil when the quoted buy is
-// unknown (no token reserve) or rounds to nothing. buyInput and sellInput
-// are the simulator's routeBuy and routeSell calls. On a V2-style pool
-// (v3 false) the wallet transfers to the pool itself; on a V3 pool it
+// unknown (no token reserve) or rounds to nothing. buyInput, sellInput and
+// markInput are the simulator's routeBuy, routeSell and routeMark calls.
+// On a V2-style pool (v3 false) the wallet transfers to the pool itself,
+// and the router swaps after each transfer (so a token that sells its own
+// fees during a later transfer never sweeps an earlier one still waiting
+// in the pool, which a single real sell never leaves); routeMark calls
+// around the transfer test and before the sell mark the pool's price, so
+// the token's own swaps inside them are measured apart. On a V3 pool it
 // approves the simulator, whose swap callback pulls the tokens as
 // Uniswap's router does (the quote, from the pool's balances, is then
 // only an estimate: it sizes the transfer test alone).
-func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint64, overrides StateOverride, buyInput, sellInput []byte) *walletPlan {
+func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint64, overrides StateOverride, buyInput, sellInput, markInput []byte) *walletPlan {
 	if req.TokenReserve == nil || req.TokenReserve.Sign() <= 0 || req.QuoteReserve == nil {
 		return nil
 	}
 	expected := quoteOut(amount, req.QuoteReserve, req.TokenReserve, req.FeeBps)
-	pl := &walletPlan{}
+	pl := &walletPlan{v3: v3, pool: req.Pool, markBefore: -1}
 	for i := range walletSellSteps {
 		if v3 {
 			break
@@ -135,6 +144,9 @@ func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint
 	pl.buy = b1.add(SimulatorAddress, routeGas, buyInput)
 	pl.held = b1.add(req.Token, walletReadGas, balanceOfInput(SimulationWallet))
 	pl.rcptBefore = b1.add(req.Token, walletReadGas, balanceOfInput(SimulationRecipient))
+	if !v3 {
+		pl.markBefore = b1.add(SimulatorAddress, routeGas, markInput)
+	}
 	for _, part := range walletTransferParts {
 		amt := new(big.Int).Div(expected, big.NewInt(part))
 		if amt.Sign() == 0 {
@@ -151,14 +163,14 @@ func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint
 		approve = append(approve, common.MaxHash.Bytes()...)
 		b1.add(req.Token, tokenGas, approve)
 	}
-	pl.addSell(&b1, &pl.sell, req.Token, req.Pool, tokenGas, routeGas, sellInput)
+	pl.addSell(&b1, &pl.sell, req.Token, tokenGas, routeGas, sellInput, markInput)
 	ov := StateOverride{SimulatorAddress: overrides[SimulatorAddress], SimulationWallet: {Balance: (*hexutil.Big)(big.NewInt(1e18))}}
 	pl.blocks = []simBlock{{StateOverrides: ov, Calls: b1.calls}}
 
 	if req.DelayedSell > 0 && req.BlockTime > 0 {
 		var b2 walletBlock
 		later := &walletSell{before: b2.add(req.Token, walletReadGas, balanceOfInput(SimulationWallet))}
-		pl.addSell(&b2, later, req.Token, req.Pool, tokenGas, routeGas, sellInput)
+		pl.addSell(&b2, later, req.Token, tokenGas, routeGas, sellInput, markInput)
 		pl.later = later
 		at := req.BlockTime + uint64(req.DelayedSell.Seconds())
 		pl.blocks = append(pl.blocks, simBlock{BlockOverrides: map[string]any{"time": hexutil.Uint64(at)}, Calls: b2.calls})
@@ -166,12 +178,22 @@ func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint
 	return pl
 }
 
-// addSell appends the sell ladder, the holding read after it and routeSell.
-func (pl *walletPlan) addSell(b *walletBlock, s *walletSell, token, pool common.Address, tokenGas, routeGas uint64, sellInput []byte) {
-	for _, amt := range pl.sellLadder {
-		s.steps = append(s.steps, b.add(token, tokenGas, transferInput(pool, amt)))
+// addSell appends routeMark, the sell ladder (each step followed by
+// routeSell) or, on a V3 pool, the one routeSell, and the holding read
+// after.
+func (pl *walletPlan) addSell(b *walletBlock, s *walletSell, token common.Address, tokenGas, routeGas uint64, sellInput, markInput []byte) {
+	s.mark = -1
+	if !pl.v3 {
+		s.mark = b.add(SimulatorAddress, routeGas, markInput)
 	}
-	s.route = b.add(SimulatorAddress, routeGas, sellInput)
+	for _, amt := range pl.sellLadder {
+		s.steps = append(s.steps, b.add(token, tokenGas, transferInput(pl.pool, amt)))
+		s.routes = append(s.routes, b.add(SimulatorAddress, routeGas, sellInput))
+	}
+	if len(s.routes) == 0 {
+		s.routes = append(s.routes, b.add(SimulatorAddress, routeGas, sellInput))
+	}
+	s.route = s.routes[len(s.routes)-1]
 	s.after = b.add(token, walletReadGas, balanceOfInput(SimulationWallet))
 }
 
@@ -223,6 +245,18 @@ type walletSellOutcome struct {
 	reason    string
 	gas       uint64
 	tax       *float64
+	limit     *analysis.EVMTradeLimit
+	dropPpm   *big.Int // the token's price drop inside the sell (V2-style pools)
+}
+
+// stepMoved says a token transfer of the ladder went through (it did not
+// revert, nor return false).
+func stepMoved(c simCallResult) bool {
+	if c.Status != 1 {
+		return false
+	}
+	w, ok := callWord(c)
+	return !ok && len(c.ReturnData) == 0 || ok && w.Sign() != 0
 }
 
 func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s walletSell) (walletSellOutcome, error) {
@@ -235,6 +269,24 @@ func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s wallet
 	if err != nil {
 		return walletSellOutcome{}, err
 	}
+	// Which steps the token refused: a step within the holding left that
+	// did not go through (one above it fails for the balance alone).
+	left := new(big.Int).Set(before)
+	refused, moved := -1, -1
+	for k, i := range s.steps {
+		amt := pl.sellLadder[k]
+		if amt.Cmp(left) > 0 {
+			continue
+		}
+		if stepMoved(calls[i]) {
+			left.Sub(left, amt)
+			if moved < 0 {
+				moved = k
+			}
+		} else if refused < 0 && moved < 0 {
+			refused = k
+		}
+	}
 	sent := new(big.Int).Sub(before, after)
 	if sent.Sign() <= 0 {
 		switch {
@@ -243,6 +295,8 @@ func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s wallet
 			return walletSellOutcome{reason: "the wallet held too little to try the sell"}, nil
 		case len(s.steps) == 0: // the router pulled nothing: its swap says why
 			return walletSellOutcome{tried: true, reason: "sell failed: " + RevertReason(route.SellError)}, nil
+		case refused >= 0:
+			return walletSellOutcome{tried: true, reason: "sell failed: " + callFailed(calls[s.steps[refused]])}, nil
 		}
 		return walletSellOutcome{tried: true, reason: "sell failed: " + callFailed(calls[s.steps[len(s.steps)-1]])}, nil
 	}
@@ -251,12 +305,18 @@ func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s wallet
 		out.reason = "sell failed: " + RevertReason(route.SellError)
 		return out, nil
 	}
-	out.gas = uint64(calls[s.route].GasUsed)
-	for _, i := range s.steps {
-		if calls[i].Status == 1 {
-			out.gas += uint64(calls[i].GasUsed)
-			break
+	if !pl.v3 {
+		out.dropPpm = route.SellDropPpm
+	}
+	switch {
+	case len(s.steps) == 0: // V3: the router sized the sell
+		out.limit = sellLimit(route)
+		out.gas = uint64(calls[s.route].GasUsed)
+	case moved >= 0:
+		if refused >= 0 {
+			out.limit = &analysis.EVMTradeLimit{Refused: pl.sellLadder[refused].String(), Accepted: pl.sellLadder[moved].String()}
 		}
+		out.gas = uint64(calls[s.steps[moved]].GasUsed) + uint64(calls[s.routes[moved]].GasUsed)
 	}
 	route.SellSent = sent
 	out.tax = sellTax(route)
@@ -290,6 +350,11 @@ func (pl *walletPlan) decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSim
 	}
 	w.BuyGas = refOf(uint64(calls[pl.buy].GasUsed))
 	w.BuyTax = lossPct(buy.BuyReceived, buy.BuyExpected)
+	w.BuyLimit = buyLimit(buy)
+	var xferDrop *big.Int
+	if pl.sell.mark >= 0 {
+		xferDrop, _ = callWord(calls[pl.sell.mark]) // routeMark: the drop since the mark before the transfer test
+	}
 
 	var errs []string
 	held, ok1 := callWord(calls[pl.held])
@@ -314,7 +379,7 @@ func (pl *walletPlan) decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSim
 	case !now.tried:
 		errs = append(errs, now.reason)
 	case now.ok:
-		w.CanSell, w.SellGas, w.SellTax = refOf(true), refOf(now.gas), now.tax
+		w.CanSell, w.SellGas, w.SellTax, w.SellLimit = refOf(true), refOf(now.gas), now.tax, now.limit
 		if pl.later != nil {
 			w.Cooldown = refOf(false)
 		}
@@ -322,6 +387,9 @@ func (pl *walletPlan) decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSim
 		w.CanSell = refOf(false)
 		errs = append(errs, now.reason)
 		pl.retryLater(parsed, w, &errs)
+	}
+	if !pl.v3 {
+		w.SelfDump = ppmPct(maxBig(xferDrop, now.dropPpm))
 	}
 	if len(errs) > 0 {
 		msg := strings.Join(errs, "; ")
@@ -341,7 +409,7 @@ func (pl *walletPlan) retryLater(parsed abi.ABI, w *analysis.EVMSimulation, errs
 	case err != nil || !later.tried:
 		return // cooldown unknown
 	case later.ok:
-		w.Cooldown, w.CanSell, w.SellGas, w.SellTax = refOf(true), refOf(true), refOf(later.gas), later.tax
+		w.Cooldown, w.CanSell, w.SellGas, w.SellTax, w.SellLimit = refOf(true), refOf(true), refOf(later.gas), later.tax, later.limit
 		(*errs)[len(*errs)-1] = "cooldown: " + (*errs)[len(*errs)-1] + "; the same sell succeeded later"
 	default:
 		w.Cooldown = refOf(false)
@@ -380,13 +448,16 @@ func combineSimulations(c, w *analysis.EVMSimulation, walletNote string) *analys
 	}
 	switch {
 	case w.CanSell == nil && c.CanSell != nil:
-		w.CanSell, w.SellTax, w.SellGas = c.CanSell, c.SellTax, c.SellGas
+		w.CanSell, w.SellTax, w.SellGas, w.SellLimit = c.CanSell, c.SellTax, c.SellGas, c.SellLimit
 		w.Cooldown, w.DelayedSellError = c.Cooldown, c.DelayedSellError
 		w.Notes = append(w.Notes, "the wallet's sell was not established; the contract simulator's sell decided")
 	case w.CanSell != nil && c.CanSell != nil && *w.CanSell && !*c.CanSell && (w.Cooldown == nil || !*w.Cooldown):
 		w.Notes = append(w.Notes, "a contract seller was refused ("+contractErr+") but a wallet's sell worked: the token treats contracts differently, not a honeypot")
 	case w.CanSell != nil && c.CanSell != nil && !*w.CanSell && *c.CanSell:
 		w.Notes = append(w.Notes, "a contract seller could sell but a wallet's sell failed; the wallet decides")
+	}
+	if w.SelfDump == nil && c.SelfDump != nil {
+		w.SelfDump = c.SelfDump
 	}
 	if w.TransferTax == nil && c.TransferTax != nil {
 		w.TransferTax = c.TransferTax

@@ -35,7 +35,63 @@ type Definition struct {
 	// Weight is the flag's probability of harm to a buyer, in (0, 1).
 	Weight  float64 `json:"weight"`
 	Meaning string  `json:"meaning"`
+	// Group names the one fact the flags of a correlation group restate
+	// ("" for a flag that stands alone): a group counts once in a score,
+	// at its heaviest flag's weight, and every flag stays listed.
+	Group string `json:"group,omitempty"`
 }
+
+// Correlation groups (Definition.Group): flags that restate one fact.
+const (
+	// GroupTradeBlocked: the simulation or the token's type shows holders
+	// cannot trade now.
+	GroupTradeBlocked = "trade_blocked"
+	// GroupSellBlock: a privileged party can stop holders selling
+	// (blacklist, pause, trading switch, limits, cooldown, fees it can
+	// raise to 100%, freeze): the harm is one, however many switches.
+	GroupSellBlock = "sell_block"
+	// GroupDilution: a privileged party can create tokens.
+	GroupDilution = "dilution"
+	// GroupBalanceControl: a privileged party can take or rewrite
+	// holders' balances.
+	GroupBalanceControl = "balance_control"
+	// GroupTax: a measured tax (a high tax above 50% is one tax).
+	GroupTax = "tax"
+	// GroupInsiderExit: one insider can dump the supply or pull the
+	// liquidity: the creator who is the whale and holds the LP is one
+	// risk, not three.
+	GroupInsiderExit = "insider_exit"
+	// GroupCodeChange: the code that runs can be replaced after you buy.
+	GroupCodeChange = "code_change"
+	// GroupLiquidity: the pools hold little or nothing.
+	GroupLiquidity = "liquidity"
+	// GroupUnknown: a check could not give its verdict.
+	GroupUnknown = "unknown"
+)
+
+// Scoring constants; their rationale is beside each.
+const (
+	// CodeEvidenceFactor scales a capability flag known from code only
+	// (Flag.Evidence "code": a path exists, no probe showed its effect):
+	// thin evidence counts, at half the weight of a proven power, so that
+	// one unproven power with a live owner reads medium, not high.
+	CodeEvidenceFactor = 0.5
+	// CriticalScore is the least overall score of a report with a critical
+	// flag proven (or observed): a buyer is likely to lose money now.
+	CriticalScore = 90.0
+	// HighCeiling is the highest overall score without such a flag:
+	// powers a privileged party holds, however many, are "high" (it can
+	// trap or dilute you), never "critical", until one is shown to harm.
+	HighCeiling = 79.9
+)
+
+// severityCap bounds the weight of a flag an analysis raised below its
+// catalogue severity (a fee the owner can only raise to a capped 10% is
+// low): the weight never exceeds what its severity allows.
+var severityCap = map[Severity]float64{Info: 0.02, Low: 0.15, Medium: 0.35, High: 0.75, Critical: 1}
+
+// severityRank orders severities.
+var severityRank = map[Severity]int{Info: 0, Low: 1, Medium: 2, High: 3, Critical: 4}
 
 // The stable flag codes of SPEC §3.
 const (
@@ -89,6 +145,15 @@ const (
 	FewHolders        = "FEW_HOLDERS"
 
 	TrustedToken = "TRUSTED_TOKEN"
+
+	// Second wave (SPEC §3 "Completeness and evidence").
+	OwnerCanSeize = "OWNER_CAN_SEIZE"
+	// FeeCapped: the owner can change fees, but the probes found the
+	// highest settable fee low (≤ FeeCappedPct).
+	FeeCapped      = "OWNER_CAN_CHANGE_FEES_CAPPED"
+	SelfDump       = "SELF_DUMP"
+	ScanIncomplete = "SCAN_INCOMPLETE"
+	InsiderSupply  = "INSIDER_SUPPLY"
 )
 
 // Thresholds shared by the analyses, so that flag titles and the catalogue
@@ -104,59 +169,75 @@ const (
 	FewHoldersCount   = 50
 	LPLockedEnoughPct = 90.0 // LP burned + locked at or above this counts as locked
 	NewPoolHours      = 72.0
+	FeeCappedPct      = 10.0 // a fee ceiling at or below this is a capped fee (low)
+	FeeCeilingHighPct = 50.0 // a sell fee ceiling at or above this can make the token unsellable
 )
 
+// definitions is the catalogue. Weights are calibrated to the levels'
+// meaning for a buyer (README "Levels"): a critical flag (honeypot,
+// seizure, balance rewrite, extreme tax, hidden mint) lifts the score to
+// CriticalScore; a power to trap or dilute holders that a probe proved
+// weighs 0.6, so one alone reads high (an uncapped fee switch, 0.62, never
+// below a mint); supply and LP held by insiders count once as one fact
+// (GroupInsiderExit, at most 0.4: medium); the owner's mere existence,
+// unverified source, a new pool or a new creator wallet are low.
 var definitions = []Definition{
-	{NotVerified, Medium, Contract, 0.25, "The contract source is not verified on Sourcify or the chain's explorer, so its code cannot be read by buyers."},
-	{ProxyUpgradeable, High, Contract, 0.45, "The token is a proxy whose implementation can be replaced: its rules can change after you buy."},
-	{OwnerNotRenounced, Low, Contract, 0.15, "The contract has an owner with privileges that has not renounced ownership."},
-	{OwnerCanMint, High, Contract, 0.5, "A privileged address can create new tokens, diluting holders."},
-	{OwnerCanBlacklist, High, Contract, 0.45, "A privileged address can block chosen wallets from transferring or selling."},
-	{OwnerCanPause, High, Contract, 0.45, "A privileged address can pause all transfers."},
-	{OwnerCanChangeFees, High, Contract, 0.45, "A privileged address can change buy/sell/transfer fees, possibly to 100%."},
-	{OwnerCanChangeBalance, Critical, Contract, 0.8, "A privileged address can set or change any holder's balance."},
-	{OwnerCanLimitTx, Medium, Contract, 0.4, "A privileged address can set a maximum transaction or wallet size, which can block sells."},
-	{TradingSwitch, High, Contract, 0.5, "Trading can be switched on or off by a privileged address."},
-	{TradingCooldown, Medium, Contract, 0.4, "The token enforces a cooldown between a wallet's trades."},
-	{HiddenOwner, High, Contract, 0.55, "Ownership looks renounced, but another stored address keeps owner powers or can reclaim ownership."},
-	{Selfdestruct, High, Contract, 0.5, "The contract can destroy itself."},
-	{ExternalCall, High, Contract, 0.45, "Transfers call or delegate to an address a privileged account can change."},
-	{NonStandardToken, Medium, Contract, 0.2, "The token deviates from the ERC-20 standard (missing or reverting functions, odd metadata)."},
+	{NotVerified, Medium, Contract, 0.25, "The contract source is not verified on Sourcify or the chain's explorer, so its code cannot be read by buyers.", ""},
+	{ProxyUpgradeable, High, Contract, 0.45, "The token is a proxy whose implementation can be replaced: its rules can change after you buy.", GroupCodeChange},
+	{OwnerNotRenounced, Low, Contract, 0.15, "The contract has an owner with privileges that has not renounced ownership.", ""},
+	{OwnerCanMint, High, Contract, 0.6, "A privileged address can create new tokens, diluting holders.", GroupDilution},
+	{OwnerCanBlacklist, High, Contract, 0.6, "A privileged address can block chosen wallets from transferring or selling.", GroupSellBlock},
+	{OwnerCanPause, High, Contract, 0.6, "A privileged address can pause all transfers.", GroupSellBlock},
+	{OwnerCanChangeFees, High, Contract, 0.62, "A privileged address can change buy/sell/transfer fees, possibly to 100%.", GroupSellBlock},
+	{OwnerCanChangeBalance, Critical, Contract, 0.8, "A privileged address can set or change any holder's balance.", GroupBalanceControl},
+	{OwnerCanLimitTx, Medium, Contract, 0.4, "A privileged address can set a maximum transaction or wallet size, which can block sells.", GroupSellBlock},
+	{TradingSwitch, High, Contract, 0.6, "Trading can be switched on or off by a privileged address.", GroupSellBlock},
+	{TradingCooldown, Medium, Contract, 0.4, "The token enforces a cooldown between a wallet's trades.", GroupSellBlock},
+	{HiddenOwner, High, Contract, 0.6, "Ownership looks renounced, but another stored address keeps owner powers or can reclaim ownership.", ""},
+	{Selfdestruct, High, Contract, 0.5, "The contract can destroy itself.", ""},
+	{ExternalCall, High, Contract, 0.45, "Transfers call or delegate to an address a privileged account can change.", GroupCodeChange},
+	{NonStandardToken, Medium, Contract, 0.2, "The token deviates from the ERC-20 standard (missing or reverting functions, odd metadata).", ""},
 
-	{MintAuthorityEnabled, High, Contract, 0.45, "The mint authority is set: new tokens can be minted."},
-	{FreezeAuthorityEnabled, High, Contract, 0.45, "The freeze authority is set: any token account can be frozen."},
-	{MetadataMutable, Low, Contract, 0.1, "The token's name, symbol or image can still be changed."},
-	{TransferFee, Medium, Contract, 0.3, "Token-2022 transfer fee: every transfer pays a fee to the fee authority."},
-	{TransferHook, High, Contract, 0.45, "Token-2022 transfer hook: every transfer runs another program, which can block it."},
-	{PermanentDelegate, Critical, Contract, 0.8, "Token-2022 permanent delegate: one address can move or burn tokens from any account."},
-	{NonTransferable, Critical, Contract, 0.9, "Token-2022 non-transferable: holders can never transfer or sell."},
-	{DefaultAccountFrozen, High, Contract, 0.6, "New token accounts start frozen and must be thawed by the freeze authority."},
-	{MintCloseAuthority, Medium, Contract, 0.2, "The mint can be closed by an authority."},
-	{ConfidentialTransfers, Medium, Contract, 0.2, "Confidential transfers hide amounts, so balances cannot be fully audited."},
+	{MintAuthorityEnabled, High, Contract, 0.6, "The mint authority is set: new tokens can be minted.", GroupDilution},
+	{FreezeAuthorityEnabled, High, Contract, 0.6, "The freeze authority is set: any token account can be frozen.", GroupSellBlock},
+	{MetadataMutable, Low, Contract, 0.1, "The token's name, symbol or image can still be changed.", ""},
+	{TransferFee, Medium, Contract, 0.3, "Token-2022 transfer fee: every transfer pays a fee to the fee authority.", GroupTax},
+	{TransferHook, High, Contract, 0.45, "Token-2022 transfer hook: every transfer runs another program, which can block it.", GroupSellBlock},
+	{PermanentDelegate, Critical, Contract, 0.8, "Token-2022 permanent delegate: one address can move or burn tokens from any account.", GroupBalanceControl},
+	{NonTransferable, Critical, Contract, 0.9, "Token-2022 non-transferable: holders can never transfer or sell.", GroupTradeBlocked},
+	{DefaultAccountFrozen, High, Contract, 0.6, "New token accounts start frozen and must be thawed by the freeze authority.", GroupSellBlock},
+	{MintCloseAuthority, Medium, Contract, 0.2, "The mint can be closed by an authority.", ""},
+	{ConfidentialTransfers, Medium, Contract, 0.2, "Confidential transfers hide amounts, so balances cannot be fully audited.", ""},
 
-	{HoneypotCannotBuy, High, Liquidity, 0.7, "A simulated buy from the deepest pool failed: the token cannot be bought now."},
-	{HoneypotCannotSell, Critical, Liquidity, 0.95, "A simulated sell failed: holders cannot sell (honeypot)."},
-	{BuyTaxHigh, High, Liquidity, 0.45, "The buy tax measured by simulation is above 10%."},
-	{SellTaxHigh, High, Liquidity, 0.62, "The sell tax measured by simulation is above 10%."},
-	{TaxExtreme, Critical, Liquidity, 0.9, "A measured tax is 50% or more: buying or selling loses most of the value."},
-	{TransferTax, Medium, Liquidity, 0.25, "Wallet-to-wallet transfers are taxed."},
-	{NoLiquidity, High, Liquidity, 0.5, "No pool of the token was found on the chain's configured DEXes."},
-	{LowLiquidity, Medium, Liquidity, 0.3, "The token's pools hold little liquidity: large price impact and easy manipulation."},
-	{LPNotLocked, High, Liquidity, 0.4, "Most LP tokens are neither burned nor in a known locker: liquidity can be pulled."},
-	{NewPool, Low, Liquidity, 0.1, "The main pool is less than 72 hours old."},
-	{SimulationFailed, High, Liquidity, 0.5, "The buy/sell simulation could not be run, so honeypot status is unknown."},
-	{BondingCurve, Info, Liquidity, 0.05, "The token still trades on its pump.fun bonding curve."},
+	{HoneypotCannotBuy, High, Liquidity, 0.7, "A simulated buy from the deepest pool failed: the token cannot be bought now.", GroupTradeBlocked},
+	{HoneypotCannotSell, Critical, Liquidity, 0.95, "A simulated sell failed: holders cannot sell (honeypot).", GroupTradeBlocked},
+	{BuyTaxHigh, High, Liquidity, 0.45, "The buy tax measured by simulation is above 10%.", GroupTax},
+	{SellTaxHigh, High, Liquidity, 0.62, "The sell tax measured by simulation is above 10%.", GroupTax},
+	{TaxExtreme, Critical, Liquidity, 0.9, "A measured tax is 50% or more: buying or selling loses most of the value.", GroupTax},
+	{TransferTax, Medium, Liquidity, 0.25, "Wallet-to-wallet transfers are taxed.", GroupTax},
+	{NoLiquidity, High, Liquidity, 0.5, "No pool of the token was found on the chain's configured DEXes.", GroupLiquidity},
+	{LowLiquidity, Medium, Liquidity, 0.3, "The token's pools hold little liquidity: large price impact and easy manipulation.", GroupLiquidity},
+	{LPNotLocked, High, Liquidity, 0.4, "Most LP tokens are neither burned nor in a known locker: liquidity can be pulled.", GroupInsiderExit},
+	{NewPool, Low, Liquidity, 0.1, "The main pool is less than 72 hours old.", ""},
+	{SimulationFailed, High, Liquidity, 0.5, "The buy/sell simulation could not be run, so honeypot status is unknown.", GroupUnknown},
+	{BondingCurve, Info, Liquidity, 0.05, "The token still trades on its pump.fun bonding curve.", ""},
 
-	{CreatorHoldsLargeShare, High, Deployer, 0.35, "The creator holds more than 5% of the supply."},
-	{OwnerHoldsLargeShare, High, Deployer, 0.35, "The owner holds more than 5% of the supply."},
-	{CreatorNewWallet, Low, Deployer, 0.1, "The creator wallet is new or has almost no history."},
-	{CreatorSerialLauncher, High, Deployer, 0.4, "The creator has launched many other tokens."},
+	{CreatorHoldsLargeShare, High, Deployer, 0.35, "The creator holds more than 5% of the supply.", GroupInsiderExit},
+	{OwnerHoldsLargeShare, High, Deployer, 0.35, "The owner holds more than 5% of the supply.", GroupInsiderExit},
+	{CreatorNewWallet, Low, Deployer, 0.1, "The creator wallet is new or has almost no history.", ""},
+	{CreatorSerialLauncher, High, Deployer, 0.4, "The creator has launched many other tokens.", ""},
 
-	{Top10Concentrated, Medium, Holder, 0.3, "The ten largest holders (pools, burns and lockers excluded) hold more than 50%."},
-	{WhaleHolder, High, Holder, 0.4, "One holder (pools, burns and lockers excluded) holds more than 10%."},
-	{FewHolders, Medium, Holder, 0.2, "The token has fewer than 50 holders."},
+	{Top10Concentrated, Medium, Holder, 0.3, "The ten largest holders (pools, burns and lockers excluded) hold more than 50%.", GroupInsiderExit},
+	{WhaleHolder, High, Holder, 0.4, "One holder (pools, burns and lockers excluded) holds more than 10%.", GroupInsiderExit},
+	{FewHolders, Medium, Holder, 0.2, "The token has fewer than 50 holders.", GroupInsiderExit},
 
-	{TrustedToken, Info, Contract, 0.01, "A configured trusted token (major stablecoin or wrapped native): its level is capped at low."},
+	{OwnerCanSeize, Critical, Contract, 0.85, "A privileged call debits a third party (a holder, the pool) without its allowance: your tokens can be taken or destroyed.", GroupBalanceControl},
+	{FeeCapped, Low, Contract, 0.1, "A privileged address can change fees, but the highest fee it could set in simulation is 10% or less.", ""},
+	{SelfDump, Low, Liquidity, 0.1, "The token swaps its own collected fees inside the seller's transaction, moving the price against the seller; the value is that price impact in percent.", ""},
+	{ScanIncomplete, Medium, Contract, 0.3, "Some checks could not run (see unchecked): the missing checks count as unknown risk, not as no risk.", GroupUnknown},
+	{InsiderSupply, High, Holder, 0.4, "Top holders funded by the creator or that bought in the pool's creation block together hold a large share.", GroupInsiderExit},
+
+	{TrustedToken, Info, Contract, 0.01, "A configured trusted token (major stablecoin or wrapped native): its level is capped at low.", ""},
 }
 
 // Catalogue is the set of flag definitions, looked up by code.

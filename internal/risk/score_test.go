@@ -23,15 +23,15 @@ func TestScore(t *testing.T) {
 		minScore  float64
 		maxScore  float64
 	}{
-		"no flags is minimal":               {nil, risk.Minimal, 0, 0},
-		"owner kept is minimal":             {flags(risk.OwnerNotRenounced), risk.Minimal, 15, 15},
-		"cannot sell is critical":           {flags(risk.HoneypotCannotSell), risk.LevelCritical, 95, 95},
-		"critical lifts to 90":              {flags(risk.PermanentDelegate), risk.LevelCritical, 90, 90},
-		"sell tax high alone is high":       {flags(risk.SellTaxHigh), risk.LevelHigh, 62, 62},
-		"mint capability is medium":         {flags(risk.OwnerCanMint, risk.OwnerNotRenounced), risk.LevelMedium, 57.5, 57.5},
-		"trusted token capped at low":       {flags(risk.TrustedToken, risk.OwnerCanBlacklist, risk.OwnerCanPause, risk.OwnerNotRenounced), risk.LevelLow, 39.9, 39.9},
-		"trusted unsellable stays critical": {flags(risk.TrustedToken, risk.HoneypotCannotSell), risk.LevelCritical, 95, 95},
-		"many flags approach 100":           {flags(risk.OwnerCanMint, risk.OwnerCanBlacklist, risk.OwnerCanPause, risk.LPNotLocked, risk.WhaleHolder), risk.LevelCritical, 90, 100},
+		"no flags is minimal":                   {nil, risk.Minimal, 0, 0},
+		"owner kept is minimal":                 {flags(risk.OwnerNotRenounced), risk.Minimal, 15, 15},
+		"cannot sell is critical":               {flags(risk.HoneypotCannotSell), risk.LevelCritical, 95, 95},
+		"critical lifts to 90":                  {flags(risk.PermanentDelegate), risk.LevelCritical, 90, 90},
+		"sell tax high alone is high":           {flags(risk.SellTaxHigh), risk.LevelHigh, 62, 62},
+		"proven mint with a live owner is high": {flags(risk.OwnerCanMint, risk.OwnerNotRenounced), risk.LevelHigh, 66, 66},
+		"trusted token capped at low":           {flags(risk.TrustedToken, risk.OwnerCanBlacklist, risk.OwnerCanPause, risk.OwnerNotRenounced), risk.LevelLow, 39.9, 39.9},
+		"trusted unsellable stays critical":     {flags(risk.TrustedToken, risk.HoneypotCannotSell), risk.LevelCritical, 95, 95},
+		"many powers, none critical, stay high": {flags(risk.OwnerCanMint, risk.OwnerCanBlacklist, risk.OwnerCanPause, risk.LPNotLocked, risk.WhaleHolder), risk.LevelHigh, 79.9, 79.9},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -94,7 +94,8 @@ func TestCatalogueIsComplete(t *testing.T) {
 		"TAX_EXTREME", "TRANSFER_TAX", "NO_LIQUIDITY", "LOW_LIQUIDITY", "LP_NOT_LOCKED", "NEW_POOL",
 		"SIMULATION_FAILED", "BONDING_CURVE", "CREATOR_HOLDS_LARGE_SHARE", "OWNER_HOLDS_LARGE_SHARE",
 		"CREATOR_NEW_WALLET", "CREATOR_SERIAL_LAUNCHER", "TOP10_CONCENTRATED", "WHALE_HOLDER", "FEW_HOLDERS",
-		"TRUSTED_TOKEN",
+		"TRUSTED_TOKEN", "OWNER_CAN_SEIZE", "SELF_DUMP", "SCAN_INCOMPLETE", "INSIDER_SUPPLY",
+		"OWNER_CAN_CHANGE_FEES_CAPPED",
 	}
 	cat := risk.NewCatalogue()
 	for _, code := range fixed {
@@ -129,4 +130,22 @@ func TestNewFlagTakesSeverityFromCatalogue(t *testing.T) {
 		}
 	}()
 	risk.NewFlag("NO_SUCH_CODE", "", "")
+}
+
+// TestCodeEvidenceCountsLess: a power read from code alone weighs
+// CodeEvidenceFactor of its proven weight, and a critical one does not
+// make the level critical by itself.
+func TestCodeEvidenceCountsLess(t *testing.T) {
+	cat := risk.NewCatalogue()
+	proven := risk.NewFlag(risk.OwnerCanSeize, "seize", "proven").WithEvidence(risk.EvidenceProbe, "f(address)")
+	code := risk.NewFlag(risk.OwnerCanSeize, "seize", "code").WithEvidence(risk.EvidenceCode, "f(address)")
+	if got := cat.Score([]risk.Flag{proven}); got.Level != risk.LevelCritical {
+		t.Errorf("proven seizure: level %s, want critical", got.Level)
+	}
+	got := cat.Score([]risk.Flag{code})
+	d, _ := cat.Lookup(risk.OwnerCanSeize)
+	want := math.Round(1000*d.Weight*risk.CodeEvidenceFactor) / 10
+	if got.Overall != want || got.Level == risk.LevelCritical {
+		t.Errorf("code-only seizure: score %v (%s), want %v below critical", got.Overall, got.Level, want)
+	}
 }

@@ -1,0 +1,113 @@
+package evm
+
+import (
+	"context"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+)
+
+// probePowerToken deploys a testdata token with its pool, gives a holder
+// some tokens, runs the probes from the owner and the contract analysis.
+func probePowerToken(t *testing.T, bin string) (*analysis.EVMProbeFacts, []risk.Flag) {
+	t.Helper()
+	dn, c := startContractNet(t)
+	m := dn.Manifest()
+	deployer := common.HexToAddress(m.Deployer)
+	weth := common.HexToAddress(m.WETH)
+	token, pool := deployWithPool(t, dn, c, bin)
+	holder := common.HexToAddress("0x4011de4011de4011de4011de4011de4011de4011")
+	sendAs(t, dn, deployer, &token, nil, calldata("transfer(address,uint256)", holder.Bytes(), new(big.Int).Exp(big.NewInt(10), big.NewInt(25), nil).Bytes()))
+
+	code, err := c.CodeAt(context.Background(), token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := AnalyseCode(code)
+	elems, decode, err := ProbeCalls(ProbeRequest{Token: token, Pool: pool, Code: report, Owner: &deployer,
+		Creator: &deployer, Donors: []common.Address{deployer}, Holders: []common.Address{deployer, holder},
+		Exclude: []common.Address{weth}, Wrapped: weth, FeeBps: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Batch(context.Background(), elems); err != nil {
+		t.Fatal(err)
+	}
+	probe, err := decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cp := range probe.Capabilities {
+		t.Logf("%s proven=%s ceiling=%s %s", cp.Name, fmtPtr(cp.Proven), fmtPtr(cp.Ceiling), cp.Evidence)
+	}
+	sec, _, _ := analysis.AnalyseEVMContract(&analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true,
+		Owner: deployer.Hex(), Code: codeFactsOf(report), Probe: probe})
+	for _, f := range sec.Flags {
+		t.Logf("flag %s (%s, %s) value=%s: %s", f.Code, f.Severity, f.Evidence, fmtPtr(f.Value), f.Detail)
+	}
+	return probe, sec.Flags
+}
+
+func flagOf(flags []risk.Flag, code string) *risk.Flag {
+	for i := range flags {
+		if flags[i].Code == code {
+			return &flags[i]
+		}
+	}
+	return nil
+}
+
+// TestProbesProveUnnamedBalancePowers: functions named like bookkeeping,
+// their arguments in an order no catalogue has, that credit an account
+// from nowhere (supply untouched), set a balance, or zero a holder while
+// "excluding" it. The argument types come from the bytecode; the effects
+// from every watched balance.
+func TestProbesProveUnnamedBalancePowers(t *testing.T) {
+	tests := []struct {
+		bin, flag, fn string
+	}{
+		{"QuietMintToken.bin", risk.OwnerCanMint, "(uint256,address)"},
+		{"SyncToken.bin", risk.OwnerCanSeize, "(address,uint256)"},
+		{"ExcludeTrapToken.bin", risk.OwnerCanSeize, "(address)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.bin, func(t *testing.T) {
+			probe, flags := probePowerToken(t, tt.bin)
+			f := flagOf(flags, tt.flag)
+			if f == nil {
+				t.Fatalf("no %s flag", tt.flag)
+			}
+			if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, tt.fn) {
+				t.Errorf("%s evidence %q from %q, want a probe of %s", tt.flag, f.Evidence, f.Source, tt.fn)
+			}
+			if probe.Functions == 0 || probe.Unprobed != 0 {
+				t.Errorf("functions probed %d, unprobed %d", probe.Functions, probe.Unprobed)
+			}
+		})
+	}
+}
+
+// TestProbesFindFeeCeilings: the same fee setter capped at 10% reads a
+// low, capped fee power; uncapped, a high one whose value is the highest
+// sell fee the owner could set.
+func TestProbesFindFeeCeilings(t *testing.T) {
+	_, flags := probePowerToken(t, "CappedRateToken.bin")
+	if f := flagOf(flags, risk.OwnerCanChangeFees); f != nil {
+		t.Errorf("capped fee raised %s: %s", f.Code, f.Detail)
+	}
+	capped := flagOf(flags, risk.FeeCapped)
+	if capped == nil || capped.Value == nil || *capped.Value > risk.FeeCappedPct || *capped.Value < 9 {
+		t.Fatalf("capped fee flag %+v, want a ceiling of about 10%%", capped)
+	}
+
+	_, flags = probePowerToken(t, "OpenRateToken.bin")
+	open := flagOf(flags, risk.OwnerCanChangeFees)
+	if open == nil || open.Value == nil || *open.Value < risk.FeeCeilingHighPct || open.Severity != risk.High {
+		t.Fatalf("uncapped fee flag %+v, want high with a ceiling of 50%% or more", open)
+	}
+}

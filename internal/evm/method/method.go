@@ -1,0 +1,370 @@
+// Package method infers, from runtime bytecode alone, what each of a
+// contract's dispatcher entries does: the types of its arguments, whether
+// it can write the balance mapping or the total supply, and whether such a
+// write is reachable only after a check of msg.sender against stored state.
+//
+// It runs each selector's path from the first instruction on a small
+// symbolic stack (the way EVMole and WhatsABI recover argument types), with
+// the call data's selector concrete and its arguments symbolic, forking at
+// every branch it cannot decide, within fixed step and path budgets. How an
+// argument is first used types it: masked to 160 bits → address, tested
+// with ISZERO twice → bool, used as a call data offset → dynamic. Storage
+// writes keyed by keccak256(key . slot) of a slot balanceOf reads, or to a
+// slot totalSupply reads, are the balance and supply writes (the storage
+// rules of CRPWarner's rug-pull detector, rebuilt over our own interpreter).
+// Nothing here is proof: the probes use it to choose arguments, and a power
+// it finds that no probe showed is reported as code evidence.
+package method
+
+import (
+	"sort"
+
+	"github.com/holiman/uint256"
+)
+
+// Kind is an argument's inferred type.
+type Kind uint8
+
+// Argument kinds.
+const (
+	Uint    Kind = iota // a number (or unknown use)
+	Address             // masked to 160 bits
+	Bool                // tested as a boolean
+	Small               // masked to 8 bits (uint8, a percentage, a flag)
+	Dynamic             // an offset into call data: an array or bytes
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Address:
+		return "address"
+	case Bool:
+		return "bool"
+	case Small:
+		return "uint8"
+	case Dynamic:
+		return "dynamic"
+	default:
+		return "uint256"
+	}
+}
+
+// Arg is one inferred argument.
+type Arg struct {
+	Kind Kind
+	// Elem is the element kind of a Dynamic argument whose elements are
+	// read from call data (Address when they are masked to 160 bits).
+	Elem Kind
+}
+
+// Method is what the bytecode says about one selector.
+type Method struct {
+	Selector [4]byte
+	// Args are the arguments the code reads, in call data order; an
+	// argument never read is Uint.
+	Args []Arg
+	// Complete is false when the exploration hit its budget: what was not
+	// explored is unknown.
+	Complete bool
+	// Reaches is true when some path ends in success (not every path
+	// reverts whatever the arguments).
+	Reaches bool
+	// Credit: a successful path raises a balance (or the supply) with no
+	// balance lowered on it: tokens created. Debit: a successful path
+	// lowers or sets a balance whose key an argument decides (another
+	// holder's), with no allowance read on it. Guarded* say the same
+	// happens only after an access check on msg.sender.
+	Credit, Debit               bool
+	GuardedCredit, GuardedDebit bool
+	// Guarded: some successful path passed an access check.
+	Guarded bool
+	// Mutates: some successful path writes storage, calls another
+	// contract or self-destructs; a complete method that does not is a
+	// read-only function, whatever its name.
+	Mutates bool
+}
+
+// Report is the static analysis of one contract's functions.
+type Report struct {
+	Methods []Method
+	// BalanceSlots are the mapping slots balanceOf reads, SupplySlots the
+	// slots totalSupply reads (empty when those functions were not found).
+	BalanceSlots []uint256.Int
+	SupplySlots  []uint256.Int
+}
+
+// Lookup returns the method of a selector.
+func (r Report) Lookup(sel [4]byte) (Method, bool) {
+	for _, m := range r.Methods {
+		if m.Selector == sel {
+			return m, true
+		}
+	}
+	return Method{}, false
+}
+
+var (
+	selBalanceOf   = [4]byte{0x70, 0xa0, 0x82, 0x31}
+	selTotalSupply = [4]byte{0x18, 0x16, 0x0d, 0xdd}
+	mask160        = func() *uint256.Int {
+		m := new(uint256.Int).Lsh(uint256.NewInt(1), 160)
+		return m.Sub(m, uint256.NewInt(1))
+	}()
+)
+
+// Analyse explores every given selector. It is pure, bounded and never
+// panics on any input.
+func Analyse(code []byte, selectors [][4]byte) Report {
+	var r Report
+	if len(code) == 0 {
+		return r
+	}
+	pr := newProgram(code)
+	r.BalanceSlots = readSlots(pr, selBalanceOf, true)
+	r.SupplySlots = readSlots(pr, selTotalSupply, false)
+	left := contractSteps
+	for _, sel := range selectors {
+		if left <= 0 {
+			r.Methods = append(r.Methods, Method{Selector: sel})
+			continue
+		}
+		lim := defaultLimits
+		lim.steps = min(lim.steps, left)
+		m, used := analyseOne(pr, sel, lim, r.BalanceSlots, r.SupplySlots)
+		left -= used
+		r.Methods = append(r.Methods, m)
+	}
+	return r
+}
+
+// slotReader collects the storage keys a getter reads.
+type slotReader struct {
+	mapping bool
+	slots   map[uint256.Int]bool
+}
+
+func (s *slotReader) op(byte, []*value, *value) {}
+func (s *slotReader) end(*path, ending)         {}
+func (s *slotReader) sload(key *value) {
+	if s.mapping {
+		if k, slot, ok := key.mappingKey(); ok && k.argMask&1 != 0 {
+			s.slots[*slot] = true
+		}
+		return
+	}
+	if key.isConst() {
+		s.slots[*key.c] = true
+	}
+}
+
+func readSlots(pr *program, sel [4]byte, mapping bool) []uint256.Int {
+	s := &slotReader{mapping: mapping, slots: map[uint256.Int]bool{}}
+	pr.explore(sel, limits{steps: 10_000, paths: 32, loopTurns: 2, stack: 1024}, s)
+	out := make([]uint256.Int, 0, len(s.slots))
+	for k := range s.slots {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Lt(&out[j]) })
+	return out
+}
+
+// methodObserver types arguments and judges each path's writes.
+type methodObserver struct {
+	m             *Method
+	typed         map[int]Kind
+	elem          map[int]Kind
+	maxArg        int
+	balance       map[uint256.Int]bool
+	supply        map[uint256.Int]bool
+	allowanceRead bool // on the current path (reset per path end)
+}
+
+func (o *methodObserver) note(k int, kind Kind) {
+	if _, ok := o.typed[k]; !ok {
+		o.typed[k] = kind
+	}
+}
+
+func (o *methodObserver) op(op byte, args []*value, res *value) {
+	for _, a := range args {
+		if k, ok := a.isArg(); ok && k > o.maxArg {
+			o.maxArg = k
+		}
+	}
+	if k, ok := res.isArg(); ok && k > o.maxArg {
+		o.maxArg = k
+	}
+	switch op {
+	case opAnd:
+		for i, a := range args {
+			other := args[1-i]
+			if !other.isConst() {
+				continue
+			}
+			kind := Uint
+			switch {
+			case other.c.Eq(mask160):
+				kind = Address
+			case other.c.Eq(uint256.NewInt(0xff)):
+				kind = Small
+			default:
+				continue
+			}
+			if k, ok := a.isArg(); ok {
+				o.note(k, kind)
+			} else if a.op == opCalldataload && a.elemOf >= 0 && kind == Address {
+				if _, ok := o.elem[a.elemOf]; !ok {
+					o.elem[a.elemOf] = Address
+				}
+			}
+		}
+	case opShr:
+		// Vyper checks an address by its bits above 160 being zero.
+		if args[0].isConst() && args[0].c.Eq(uint256.NewInt(160)) {
+			if k, ok := args[1].isArg(); ok {
+				o.note(k, Address)
+			}
+		}
+	case opIszero:
+		if args[0].op == opIszero && len(args[0].args) == 1 {
+			if k, ok := args[0].args[0].isArg(); ok {
+				o.note(k, Bool)
+			}
+		}
+	case opCalldataload:
+		if res.elemOf >= 0 {
+			o.note(res.elemOf, Dynamic)
+		}
+	case opLT, opGT:
+		// Vyper's bool check: x < 2.
+		if k, ok := args[0].isArg(); ok && args[1].isConst() && args[1].c.Eq(uint256.NewInt(2)) && op == opLT {
+			o.note(k, Bool)
+		}
+	}
+}
+
+func (o *methodObserver) sload(key *value) {
+	// An allowance: mapping(owner => mapping(spender => amount)) read with
+	// an argument and msg.sender among its keys.
+	if outer, inner, ok := nestedKeys(key); ok && (inner.argMask != 0 || outer.argMask != 0) &&
+		(inner.taint&taintCaller != 0 || outer.taint&taintCaller != 0) {
+		o.allowanceRead = true
+	}
+}
+
+// nestedKeys splits keccak(k2 . keccak(k1 . slot)) into k2 and k1.
+func nestedKeys(key *value) (outer, inner *value, ok bool) {
+	if key == nil || key.op != opKeccak || len(key.args) != 2 {
+		return nil, nil, false
+	}
+	for i := range 2 {
+		if in, _, ok := key.args[i].mappingKey(); ok {
+			return key.args[1-i], in, true
+		}
+	}
+	return nil, nil, false
+}
+
+func (o *methodObserver) end(p *path, how ending) {
+	allowance := o.allowanceRead
+	o.allowanceRead = false
+	if how != endStop {
+		return
+	}
+	o.m.Reaches = true
+	o.m.Mutates = o.m.Mutates || p.mutates
+	if p.guarded {
+		o.m.Guarded = true
+	}
+	credit, debit, debitOther := false, false, false
+	guardCredit, guardDebit := false, false
+	for _, w := range p.writes {
+		dir, other := o.balanceWrite(w)
+		switch dir {
+		case 1:
+			credit = true
+			guardCredit = guardCredit || w.guarded
+		case -1, 2:
+			if dir == -1 {
+				debit = true
+			}
+			if other {
+				debitOther = true
+				guardDebit = guardDebit || w.guarded
+			}
+			if dir == 2 {
+				// A balance set to a chosen value creates tokens too.
+				credit = true
+				guardCredit = guardCredit || w.guarded
+			}
+		}
+	}
+	if credit && !debit {
+		o.m.Credit = true
+		o.m.GuardedCredit = o.m.GuardedCredit || guardCredit
+	}
+	if debitOther && !allowance {
+		o.m.Debit = true
+		o.m.GuardedDebit = o.m.GuardedDebit || guardDebit
+	}
+}
+
+// balanceWrite classifies a write: 1 raises a balance or the supply, -1
+// lowers a balance, 2 sets a balance to a chosen value, 0 is something
+// else; other is true when an argument (not msg.sender) picks the key.
+func (o *methodObserver) balanceWrite(w write) (int, bool) {
+	if w.key.isConst() && o.supply[*w.key.c] {
+		if w.val.op == opAdd && w.val.refersTo(w.key, 4) {
+			return 1, false
+		}
+		return 0, false
+	}
+	k, slot, ok := w.key.mappingKey()
+	if !ok || !o.balance[*slot] {
+		return 0, false
+	}
+	other := k.argMask != 0 && !k.onlyCaller()
+	self := w.val.refersTo(w.key, 4)
+	switch {
+	case self && w.val.op == opAdd:
+		return 1, other
+	case self && w.val.op == opSub:
+		return -1, other
+	case self:
+		return 0, other
+	case w.val.isConst() || w.val.argMask != 0:
+		// Set to a constant (zeroed) or to an amount the caller chose; a
+		// value recomputed from storage alone (a reflection exclusion)
+		// is bookkeeping.
+		return 2, other
+	}
+	return 0, other
+}
+
+func analyseOne(pr *program, sel [4]byte, lim limits, balance, supply []uint256.Int) (Method, int) {
+	m := Method{Selector: sel}
+	o := &methodObserver{m: &m, typed: map[int]Kind{}, elem: map[int]Kind{}, maxArg: -1,
+		balance: map[uint256.Int]bool{}, supply: map[uint256.Int]bool{}}
+	for _, s := range balance {
+		o.balance[s] = true
+	}
+	for _, s := range supply {
+		o.supply[s] = true
+	}
+	complete, used := pr.explore(sel, lim, o)
+	m.Complete = complete
+	// Arguments: every word up to the last one read; a dynamic argument's
+	// data words beyond the head are not arguments.
+	n := o.maxArg + 1
+	for k := range o.typed {
+		n = max(n, k+1)
+	}
+	for k := 0; k < n && k < 10; k++ {
+		a := Arg{Kind: o.typed[k]}
+		if a.Kind == Dynamic {
+			a.Elem = o.elem[k]
+		}
+		m.Args = append(m.Args, a)
+	}
+	return m, used
+}

@@ -1,0 +1,116 @@
+package method_test
+
+import (
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/tokenrisk/tokenrisk/contracts"
+	"github.com/tokenrisk/tokenrisk/internal/evm/method"
+)
+
+func sel(sig string) [4]byte {
+	var s [4]byte
+	copy(s[:], crypto.Keccak256([]byte(sig))[:4])
+	return s
+}
+
+func kinds(args []method.Arg) string {
+	var out []string
+	for _, a := range args {
+		out = append(out, a.Kind.String())
+	}
+	return strings.Join(out, ",")
+}
+
+func artifact(t *testing.T, name string) []byte {
+	t.Helper()
+	c, err := contracts.Artifact(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.DeployedBytecode
+}
+
+// TestArgumentsAndPowersOfZooTokens: argument types and balance powers
+// read from solc 0.8 bytecode (PUSH0, checked arithmetic, via the
+// dispatcher's binary search).
+func TestArgumentsAndPowersOfZooTokens(t *testing.T) {
+	tests := []struct {
+		artifact, sig, args string
+		credit, debit       bool
+	}{
+		{"MintableToken", "mint(address,uint256)", "address,uint256", true, false},
+		{"MintableToken", "transfer(address,uint256)", "address,uint256", false, false},
+		{"MintableToken", "transferFrom(address,address,uint256)", "address,address,uint256", false, false},
+		{"LimitedToken", "setMaxTxPercent(uint256)", "uint256", false, false},
+		{"AdjustableFeeToken", "updateFees(uint256,uint256)", "uint256,uint256", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.artifact+"."+tt.sig, func(t *testing.T) {
+			r := method.Analyse(artifact(t, tt.artifact), [][4]byte{sel(tt.sig)})
+			m, ok := r.Lookup(sel(tt.sig))
+			if !ok || !m.Complete || !m.Reaches {
+				t.Fatalf("method %+v (found %v)", m, ok)
+			}
+			if got := kinds(m.Args); got != tt.args {
+				t.Errorf("args = %s, want %s", got, tt.args)
+			}
+			if m.GuardedCredit != tt.credit || m.GuardedDebit != tt.debit {
+				t.Errorf("guarded credit/debit = %v/%v, want %v/%v", m.GuardedCredit, m.GuardedDebit, tt.credit, tt.debit)
+			}
+			if len(r.BalanceSlots) != 1 || len(r.SupplySlots) == 0 {
+				t.Errorf("balance slots %v, supply slots %v", r.BalanceSlots, r.SupplySlots)
+			}
+		})
+	}
+}
+
+// TestPowersOfARealToken: a real token from an old compiler (DIV-based
+// dispatcher, SafeMath) whose owner-only function credits an address.
+func TestPowersOfARealToken(t *testing.T) {
+	raw, err := os.ReadFile("testdata/corpus-mint.hex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(string(raw)), "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	credit := [4]byte{0x79, 0xc6, 0x50, 0x68}
+	r := method.Analyse(code, [][4]byte{credit, sel("transfer(address,uint256)")})
+	m, _ := r.Lookup(credit)
+	if !m.GuardedCredit || kinds(m.Args) != "address,uint256" {
+		t.Errorf("0x79c65068: %+v, want a guarded credit taking (address,uint256)", m)
+	}
+	tr, _ := r.Lookup(sel("transfer(address,uint256)"))
+	if tr.GuardedCredit || tr.Credit || tr.GuardedDebit {
+		t.Errorf("transfer: %+v, want no power", tr)
+	}
+}
+
+// FuzzAnalyse: any bytes are analysed within bounds, without panic.
+func FuzzAnalyse(f *testing.F) {
+	f.Add([]byte{0x60, 0x00, 0x35, 0x60, 0xe0, 0x1c, 0x80, 0x63, 0x70, 0xa0, 0x82, 0x31, 0x14, 0x60, 0x10, 0x57, 0x00, 0x5b, 0x60, 0x04, 0x35, 0x54, 0x00})
+	f.Add([]byte{0x5b, 0x60, 0x00, 0x56})
+	f.Add([]byte{0x7f})
+	f.Fuzz(func(t *testing.T, code []byte) {
+		method.Analyse(code, [][4]byte{sel("balanceOf(address)"), {0x70, 0xa0, 0x82, 0x31}})
+	})
+}
+
+// TestReadOnlyFunctions: a getter writes nothing on any path (the probes
+// skip it); a setter does.
+func TestReadOnlyFunctions(t *testing.T) {
+	getter, setter := sel("maxTxAmount()"), sel("setMaxTxPercent(uint256)")
+	r := method.Analyse(artifact(t, "LimitedToken"), [][4]byte{getter, setter})
+	if m, _ := r.Lookup(getter); !m.Complete || m.Mutates {
+		t.Errorf("maxTxAmount(): %+v, want complete and read-only", m)
+	}
+	if m, _ := r.Lookup(setter); !m.Mutates {
+		t.Errorf("setMaxTxPercent(uint256): %+v, want mutating", m)
+	}
+}

@@ -1,0 +1,387 @@
+package evm
+
+import (
+	"bytes"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/evm/method"
+)
+
+// Argument-aware probe calls.
+//
+// Each non-standard selector is called with arguments typed by the
+// bytecode's own use of them (package method) and valued to make an
+// effect visible: the victim, a top holder, the pool or the caller for
+// addresses; a tenth of the supply, a holder's or the pool's balance, 0,
+// 1 and the maximum for numbers. Amounts only known once the victim is
+// funded are placeholders the Prober fills in. A function whose arguments
+// are all numbers also gets a fee ladder: values from 10000 down, tried in
+// turn until one goes through, so the highest fee the caller can set is
+// the one measured.
+
+// probeCall is one candidate call and what it was meant to test.
+type probeCall struct {
+	sel  Selector
+	data []byte
+	// label names the call in evidence: a signature or selector+pattern.
+	label string
+	// capability is the catalogue's name for the selector ("" unknown).
+	capability string
+	victimArg  bool
+	// group ties the rungs of one fee ladder (0: none); ladder marks them.
+	group  int
+	ladder bool
+	// full: only privileged callers get this call (the control caller
+	// gets the first patterns only).
+	full bool
+}
+
+// placeholderPrefix opens a call data word the Prober replaces (Prober.sol
+// PLACEHOLDER): the low 4 bytes say with what.
+var placeholderPrefix = crypto.Keccak256([]byte("tokenrisk.prober.placeholder"))[:28]
+
+const (
+	fillSupply      = 1
+	fillSupplyTenth = 2
+	fillCaller      = 3
+	fillBalance     = 0x100 // + index in the watch list
+)
+
+func placeholder(code uint32) []byte {
+	w := append(append([]byte(nil), placeholderPrefix...), 0, 0, 0, 0)
+	w[28], w[29], w[30], w[31] = byte(code>>24), byte(code>>16), byte(code>>8), byte(code)
+	return w
+}
+
+// feeLadder are the values a fee setter is tried with, highest first: they
+// cover percent, per-mille and basis-point units.
+var feeLadder = []int64{10000, 5000, 2500, 1000, 500, 100, 50, 25, 20, 15, 10, 5}
+
+// scene is who the probes watch: the victim, top holders, the pool, the
+// creator and the callers, in the order the Prober reports their balances.
+type scene struct {
+	watch  []common.Address
+	holder common.Address // the third party whose tokens the probes try to take
+	pool   common.Address
+}
+
+func newScene(req ProbeRequest, callers []probeCaller) scene {
+	sc := scene{pool: req.Pool}
+	seen := map[common.Address]bool{req.Token: true, {}: true}
+	add := func(a common.Address) {
+		if !seen[a] && !isBurn(a) && len(sc.watch) < 12 {
+			seen[a] = true
+			sc.watch = append(sc.watch, a)
+		}
+	}
+	add(ProbeVictim)
+	add(req.Pool)
+	isCaller := map[common.Address]bool{}
+	for _, c := range callers {
+		isCaller[c.addr] = true
+	}
+	for _, h := range req.Holders {
+		if sc.holder == (common.Address{}) && !isCaller[h] && h != req.Pool && !isBurn(h) {
+			sc.holder = h
+		}
+		add(h)
+	}
+	if req.Creator != nil {
+		add(*req.Creator)
+	}
+	for _, c := range callers {
+		if c.role != RoleAnyone {
+			add(c.addr)
+		}
+	}
+	for _, d := range req.Donors {
+		add(d)
+	}
+	if sc.holder == (common.Address{}) {
+		sc.holder = ProbeVictim
+	}
+	return sc
+}
+
+func (sc scene) index(a common.Address) int {
+	for i, w := range sc.watch {
+		if w == a {
+			return i
+		}
+	}
+	return -1
+}
+
+// balanceWord is the placeholder for a's balance (a literal 1 when a is
+// not watched).
+func (sc scene) balanceWord(a common.Address) []byte {
+	if i := sc.index(a); i >= 0 {
+		return placeholder(uint32(fillBalance + i))
+	}
+	return numWord(1)
+}
+
+func numWord(v int64) []byte { return common.LeftPadBytes(big.NewInt(v).Bytes(), 32) }
+
+func addressWord(a common.Address) []byte { return common.LeftPadBytes(a.Bytes(), 32) }
+
+var maxWord = bytes.Repeat([]byte{0xff}, 32)
+
+// argPattern values every argument of one kind.
+type argPattern struct {
+	name string
+	// first is the first address argument, rest the others (a recipient).
+	first, rest []byte
+	number      []byte
+	small       []byte
+	flag        bool
+	full        bool
+	needsAddr   bool // only for functions that take an address
+	numbersOnly bool // only for functions that take no address
+}
+
+func (sc scene) patterns() []argPattern {
+	victim := addressWord(ProbeVictim)
+	holder := addressWord(sc.holder)
+	caller := placeholder(fillCaller)
+	ps := []argPattern{
+		{name: "victim, supply/10", first: victim, rest: victim, number: placeholder(fillSupplyTenth), small: numWord(100), flag: true},
+		{name: "holder, holder's balance", first: holder, rest: caller, number: sc.balanceWord(sc.holder), small: numWord(100), flag: true, needsAddr: true},
+		{name: "victim, 0", first: victim, rest: victim, number: numWord(0), small: numWord(0), flag: false, full: true},
+		{name: "victim, 1", first: victim, rest: victim, number: numWord(1), small: numWord(1), flag: true, full: true},
+		{name: "caller, supply", first: caller, rest: caller, number: placeholder(fillSupply), small: numWord(255), flag: true, full: true, needsAddr: true},
+		{name: "max", first: victim, rest: victim, number: maxWord, small: numWord(255), flag: true, full: true, numbersOnly: true},
+	}
+	if sc.pool != (common.Address{}) {
+		ps = append(ps, argPattern{name: "pool, pool's balance", first: addressWord(sc.pool), rest: caller,
+			number: sc.balanceWord(sc.pool), small: numWord(100), flag: true, full: true, needsAddr: true})
+	}
+	return ps
+}
+
+// encodeArgs lays out one call's arguments: static words in the head,
+// dynamic ones as one-element arrays in the tail.
+func encodeArgs(args []method.Arg, p argPattern) []byte {
+	head := make([]byte, 0, 32*len(args))
+	var tail []byte
+	addrSeen := false
+	addr := func() []byte {
+		if addrSeen {
+			return p.rest
+		}
+		addrSeen = true
+		return p.first
+	}
+	for _, a := range args {
+		switch a.Kind {
+		case method.Address:
+			head = append(head, addr()...)
+		case method.Bool:
+			if p.flag {
+				head = append(head, numWord(1)...)
+			} else {
+				head = append(head, numWord(0)...)
+			}
+		case method.Small:
+			head = append(head, p.small...)
+		case method.Dynamic:
+			head = append(head, numWord(int64(32*len(args)+len(tail)))...)
+			tail = append(tail, numWord(1)...)
+			if a.Elem == method.Uint {
+				tail = append(tail, p.number...)
+			} else {
+				tail = append(tail, addr()...)
+			}
+		default:
+			head = append(head, p.number...)
+		}
+	}
+	return append(head, tail...)
+}
+
+func hasKind(args []method.Arg, k method.Kind) bool {
+	for _, a := range args {
+		if a.Kind == k || (a.Kind == method.Dynamic && a.Elem != method.Uint && k == method.Address) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildProbeCalls turns the dispatcher's non-standard selectors into
+// candidate calls: tailored arguments for catalogue signatures, then the
+// argument patterns over the inferred argument types (the untyped generic
+// patterns when the code could not be read). Catalogue matches come first.
+func buildProbeCalls(code CodeReport, maxSelectors int, sc scene) []probeCall {
+	var known, unknown []Selector
+	for _, s := range code.Selectors {
+		if IsStandard(s) || readOnly(code, s) {
+			continue
+		}
+		if len(LookupPrivileged(s)) > 0 {
+			known = append(known, s)
+		} else {
+			unknown = append(unknown, s)
+		}
+	}
+	sels := append(known, unknown...)
+	if len(sels) > maxSelectors {
+		sels = sels[:maxSelectors]
+	}
+	var calls []probeCall
+	group := 0
+	for _, s := range sels {
+		capability := ""
+		label := s.String()
+		seen := map[string]bool{}
+		add := func(c probeCall) {
+			if !seen[string(c.data)] {
+				seen[string(c.data)] = true
+				calls = append(calls, c)
+			}
+		}
+		for _, p := range LookupPrivileged(s) {
+			capability, label = p.Capability, p.Signature
+			if data, victimArg, ok := tailoredCall(p); ok {
+				add(probeCall{sel: s, data: data, label: p.Signature, capability: p.Capability, victimArg: victimArg})
+			}
+			break
+		}
+		m, typed := code.Methods.Lookup(s)
+		if !typed || (!m.Complete && len(m.Args) == 0) {
+			for i, g := range genericPatterns() {
+				data := append([]byte(nil), s[:]...)
+				for _, a := range g.args {
+					data = append(data, a...)
+				}
+				add(probeCall{sel: s, data: data, label: label + " " + g.name, capability: capability, victimArg: g.victimArg, full: i > 1})
+			}
+			continue
+		}
+		takesAddr := hasKind(m.Args, method.Address)
+		for _, p := range sc.patterns() {
+			if (p.needsAddr && !takesAddr) || (p.numbersOnly && (takesAddr || len(m.Args) == 0)) {
+				continue
+			}
+			data := append(s.bytes(), encodeArgs(m.Args, p)...)
+			add(probeCall{sel: s, data: data, label: label + " " + describe(m.Args, p.name), capability: capability,
+				victimArg: takesAddr, full: p.full})
+		}
+		if numeric(m.Args) {
+			group++
+			for _, v := range feeLadder {
+				data := s.bytes()
+				for _, a := range m.Args {
+					if a.Kind == method.Small && v > 255 {
+						data = append(data, numWord(255)...)
+					} else {
+						data = append(data, numWord(v)...)
+					}
+				}
+				add(probeCall{sel: s, data: data, label: label + " " + describe(m.Args, "fee ladder"), capability: capability,
+					group: group, ladder: true, full: true})
+			}
+		}
+	}
+	return calls
+}
+
+// readOnly reports whether the code shows a selector never writes
+// storage, calls out or self-destructs on any path: a getter, not worth a
+// probe. A method explored incompletely is never read-only.
+func readOnly(code CodeReport, s Selector) bool {
+	m, ok := code.Methods.Lookup(s)
+	return ok && m.Complete && !m.Mutates
+}
+
+// numeric reports whether a function takes one to four numbers and
+// nothing else: a fee or limit setter's shape.
+func numeric(args []method.Arg) bool {
+	if len(args) == 0 || len(args) > 4 {
+		return false
+	}
+	for _, a := range args {
+		if a.Kind != method.Uint && a.Kind != method.Small {
+			return false
+		}
+	}
+	return true
+}
+
+func describe(args []method.Arg, pattern string) string {
+	s := "("
+	for i, a := range args {
+		if i > 0 {
+			s += ","
+		}
+		s += a.Kind.String()
+		if a.Kind == method.Dynamic && a.Elem == method.Address {
+			s = s[:len(s)-len("dynamic")] + "address[]"
+		}
+	}
+	return s + ") " + pattern
+}
+
+// callsFor are the calls a caller makes: all of them for privileged
+// callers, the first patterns only for the control caller (it shows
+// whether a power is public, not what it can do).
+func callsFor(calls []probeCall, role string) []probeCall {
+	if role != RoleAnyone {
+		return calls
+	}
+	var out []probeCall
+	for _, c := range calls {
+		if !c.full {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// probeCoverage counts the non-standard functions the probes call, and
+// those they cannot (beyond the selector budget); read-only functions are
+// in neither count.
+func probeCoverage(code CodeReport, calls []probeCall) (probed, unprobed int) {
+	called := map[Selector]bool{}
+	for _, c := range calls {
+		called[c.sel] = true
+	}
+	for _, s := range code.Selectors {
+		if IsStandard(s) || readOnly(code, s) {
+			continue
+		}
+		if called[s] {
+			probed++
+		} else {
+			unprobed++
+		}
+	}
+	return probed, unprobed
+}
+
+// codePowers are the mint and seize powers the bytecode's storage writes
+// show behind a caller check (package method), as code evidence.
+func codePowers(r CodeReport) []analysis.EVMCapability {
+	var out []analysis.EVMCapability
+	for _, m := range r.Methods.Methods {
+		sel := Selector(m.Selector)
+		name := sel.String()
+		for _, p := range LookupPrivileged(sel) {
+			name = p.Signature + " (" + sel.String() + ")"
+			break
+		}
+		if m.GuardedCredit {
+			out = append(out, analysis.EVMCapability{Name: CapMint, Code: true, Selector: sel.String(),
+				Evidence: name + " raises a balance or the supply with no balance lowered, after a check of the caller"})
+		}
+		if m.GuardedDebit {
+			out = append(out, analysis.EVMCapability{Name: CapSeize, Code: true, Selector: sel.String(),
+				Evidence: name + " lowers or sets a balance an argument chooses, without an allowance, after a check of the caller"})
+		}
+	}
+	return out
+}
