@@ -1,0 +1,160 @@
+package corpus_test
+
+import (
+	"context"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/tokenrisk/tokenrisk/internal/corpus"
+	"github.com/tokenrisk/tokenrisk/internal/devnet"
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+)
+
+// The tokens in testdata/corpus (real mainnet runtime code, copied from
+// the shared corpus with their labels).
+var (
+	pausable   = common.HexToAddress("0x0886949c1b8c412860c4264ceb8083d1365e86cf") // limit: true
+	mintable   = common.HexToAddress("0x0d42fb07a685d2ff9d6bb93df0389946192cd322") // mint: true
+	notAToken  = common.HexToAddress("0x1327c3993c24de9a821b2e512817a2668185d878") // no balanceOf
+	ownedToken = common.HexToAddress("0x0566c17dc2a9efcaa2f63e04cf06a69e8fc77f60") // leak: false
+	// mint: true; no owner getter: its owner is found by the caller checks.
+	getterless = common.HexToAddress("0x03260e1b0f53e1a1f93cf126a7ca42a1c71648d6")
+	// limit: true; its buys revert until a storage flag (a trading
+	// switch, off in the bare runtime code) is set.
+	unlaunched = common.HexToAddress("0xc900ebf1eb284c9374ff8af4c68d9b3a65046d88")
+)
+
+func TestLoad(t *testing.T) {
+	tokens, err := corpus.Load("testdata/corpus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tokens) != 6 {
+		t.Fatalf("loaded %d tokens, want 6", len(tokens))
+	}
+	for _, tk := range tokens {
+		if len(tk.Code) == 0 || !tk.Labelled() {
+			t.Errorf("%s: code %d bytes, labelled %v", tk.Address.Hex(), len(tk.Code), tk.Labelled())
+		}
+		if tk.Address == pausable && (tk.Labels[corpus.Limit] == nil || !*tk.Labels[corpus.Limit] || tk.Labels[corpus.Mint] != nil) {
+			t.Errorf("%s labels = %v, want limit true, mint unknown", tk.Address.Hex(), tk.Labels)
+		}
+	}
+	if _, err := corpus.Load(t.TempDir()); err == nil {
+		t.Error("an empty directory loads without error")
+	}
+}
+
+func call(t *testing.T, dn *devnet.Devnet, to common.Address, sig string, args ...common.Address) []byte {
+	t.Helper()
+	data := crypto.Keccak256([]byte(sig))[:4]
+	for _, a := range args {
+		data = append(data, common.LeftPadBytes(a.Bytes(), 32)...)
+	}
+	out, err := dn.Backend().Client().CallContract(context.Background(), ethereum.CallMsg{To: &to, Data: data}, nil)
+	if err != nil {
+		t.Fatalf("%s on %s: %v", sig, to.Hex(), err)
+	}
+	return out
+}
+
+func TestSeedAndScan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("devnet tests are not short")
+	}
+	ctx := context.Background()
+	tokens, err := corpus.Load("testdata/corpus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dn, err := devnet.Start(ctx, devnet.Options{CommitInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dn.Close()
+	// A deadline far above a scan's (~1s): under the race detector on a
+	// loaded machine a scan cut short would miss its probes.
+	results, err := corpus.Run(ctx, dn, tokens, corpus.Options{Workers: 2, Timeout: 3 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byAddr := map[common.Address]corpus.Result{}
+	for _, r := range results {
+		byAddr[r.Token.Address] = r
+	}
+	for _, a := range []common.Address{pausable, mintable, ownedToken, getterless, unlaunched} {
+		r := byAddr[a]
+		s := r.Seeded
+		if s == nil || !s.Deployed || !s.Funded || !s.Pool {
+			t.Fatalf("%s: seeded %+v, want deployed, funded and pooled", a.Hex(), s)
+		}
+		switch {
+		case s.Owner == (common.Address{}):
+			t.Errorf("%s: no owner slot found (notes %v)", a.Hex(), s.AllNotes())
+		case s.Layout.OwnerGetter == "":
+			if s.Layout.Guard == nil {
+				t.Fatalf("%s: owner set without a getter or a guard", a.Hex())
+			}
+			word, err := dn.Backend().Client().StorageAt(ctx, s.Address, s.Layout.Guard.Key, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := common.BytesToAddress(new(big.Int).Rsh(new(big.Int).SetBytes(word), 8*s.Layout.Guard.Shift).Bytes()); got != s.Owner {
+				t.Errorf("%s: guard slot holds %s, want the seeded owner %s", a.Hex(), got.Hex(), s.Owner.Hex())
+			}
+		default:
+			if got := common.BytesToAddress(call(t, dn, s.Address, s.Layout.OwnerGetter)); got != s.Owner {
+				t.Errorf("%s: %s = %s, want the seeded owner %s", a.Hex(), s.Layout.OwnerGetter, got.Hex(), s.Owner.Hex())
+			}
+		}
+		if bal := new(big.Int).SetBytes(call(t, dn, s.Address, "balanceOf(address)", s.Holders[0])); bal.Sign() <= 0 {
+			t.Errorf("%s: the top holder's balance is %s", a.Hex(), bal)
+		}
+		res := call(t, dn, s.Pair, "getReserves()")
+		if len(res) < 64 || new(big.Int).SetBytes(res[:32]).Sign() == 0 || new(big.Int).SetBytes(res[32:64]).Sign() == 0 {
+			t.Errorf("%s: pool %s reserves %x, want both non-zero", a.Hex(), s.Pair.Hex(), res)
+		}
+		if r.Err != nil || r.Panicked || r.TimedOut || len(r.Flags) == 0 {
+			t.Errorf("%s: scan err %v (panicked %v, timed out %v), %d flags: want a report", a.Hex(), r.Err, r.Panicked, r.TimedOut, len(r.Flags))
+		}
+	}
+	if r := byAddr[notAToken]; r.Err == nil || fault.CodeOf(r.Err) != fault.NotAToken {
+		t.Errorf("%s (no balanceOf): err %v, want not_a_token", notAToken.Hex(), r.Err)
+	}
+
+	if got := byAddr[getterless].Seeded.Layout.OwnerGetter; got != "" {
+		t.Errorf("%s: owner found by getter %s, want by its caller checks (the test token has no getter)", getterless.Hex(), got)
+	}
+
+	// A token that refuses buys until launched is seeded launched: the
+	// engine's buy goes through, as it did on mainnet.
+	if r := byAddr[unlaunched]; r.Seeded.Opened == 0 {
+		t.Errorf("%s: trading not opened (notes %v)", unlaunched.Hex(), r.Seeded.AllNotes())
+	}
+	for _, a := range []common.Address{pausable, mintable, ownedToken, getterless, unlaunched} {
+		for _, f := range byAddr[a].Flags {
+			if f.Code == risk.HoneypotCannotBuy {
+				t.Errorf("%s: %s (%s) on a seeded token", a.Hex(), f.Code, f.Detail)
+			}
+		}
+	}
+
+	// End to end: both owner pause powers and both mints (one behind a
+	// getter-less owner) are found and scored as labelled.
+	scores, misses := corpus.Tally(results)
+	if s := scores[corpus.Limit]; s.TP != 2 || s.FN != 0 {
+		t.Errorf("limit: %+v, want both pausable tokens true positives (misses %+v)", *s, misses)
+	}
+	if s := scores[corpus.Mint]; s.TP != 2 || s.FN != 0 {
+		t.Errorf("mint: %+v, want both mintable tokens true positives (misses %+v)", *s, misses)
+	}
+	if got := corpus.Behaviour(byAddr[pausable].Flags)[corpus.Limit]; len(got) == 0 {
+		t.Errorf("pausable token: no limit flag in %v", byAddr[pausable].Flags)
+	}
+}

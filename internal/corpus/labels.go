@@ -1,0 +1,153 @@
+package corpus
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+)
+
+// FeeCeilingPct is the fee ceiling at or above which an owner's fee power
+// makes selling prohibitive (a limit): the engine's TAX_EXTREME line.
+const FeeCeilingPct = risk.TaxExtremePct
+
+// Behaviour maps a report's flags to the behaviours they establish:
+//
+//   - mint: OWNER_CAN_MINT (a proven or code mint power) or
+//     OWNER_CAN_CHANGE_BALANCE (the owner can set a balance: credit);
+//   - leak: OWNER_CAN_SEIZE, or OWNER_CAN_CHANGE_BALANCE (debit);
+//   - limit: OWNER_CAN_BLACKLIST, OWNER_CAN_PAUSE, TRADING_SWITCH,
+//     OWNER_CAN_LIMIT_TX, HONEYPOT_CANNOT_SELL, or OWNER_CAN_CHANGE_FEES
+//     whose value (the highest fee the owner can set) is FeeCeilingPct or
+//     more.
+//
+// It returns, per behaviour, the codes that raised it.
+func Behaviour(flags []risk.Flag) map[string][]string {
+	out := map[string][]string{}
+	add := func(b, code string) {
+		for _, c := range out[b] {
+			if c == code {
+				return
+			}
+		}
+		out[b] = append(out[b], code)
+	}
+	for _, f := range flags {
+		switch f.Code {
+		case risk.OwnerCanMint:
+			add(Mint, f.Code)
+		case risk.OwnerCanChangeBalance:
+			add(Mint, f.Code)
+			add(Leak, f.Code)
+		case risk.OwnerCanSeize:
+			add(Leak, f.Code)
+		case risk.OwnerCanBlacklist, risk.OwnerCanPause, risk.TradingSwitch, risk.OwnerCanLimitTx, risk.HoneypotCannotSell:
+			add(Limit, f.Code)
+		case risk.OwnerCanChangeFees:
+			if f.Value != nil && *f.Value >= FeeCeilingPct {
+				add(Limit, f.Code)
+			}
+		}
+	}
+	return out
+}
+
+// Score counts one behaviour's verdicts against its labels.
+type Score struct {
+	TP, FP, FN, TN int
+}
+
+// Precision is TP/(TP+FP), 0 when nothing was predicted.
+func (s Score) Precision() float64 { return ratio(s.TP, s.TP+s.FP) }
+
+// Recall is TP/(TP+FN), 0 when nothing is labelled true.
+func (s Score) Recall() float64 { return ratio(s.TP, s.TP+s.FN) }
+
+// F1 is the harmonic mean of precision and recall.
+func (s Score) F1() float64 {
+	p, r := s.Precision(), s.Recall()
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Miss is one wrong verdict: a false positive or a false negative.
+type Miss struct {
+	Address   string   `json:"address"`
+	Behaviour string   `json:"behaviour"`
+	Label     bool     `json:"label"`
+	Predicted bool     `json:"predicted"`
+	Flags     []string `json:"flags"`
+	Error     string   `json:"error,omitempty"`
+	Seeding   []string `json:"seeding,omitempty"`
+}
+
+// Tally scores results against their labels (null labels are skipped) and
+// lists the misses.
+func Tally(results []Result) (map[string]*Score, []Miss) {
+	scores := map[string]*Score{}
+	for _, b := range Behaviours {
+		scores[b] = &Score{}
+	}
+	var misses []Miss
+	for _, r := range results {
+		predicted := Behaviour(r.Flags)
+		for _, b := range Behaviours {
+			label := r.Token.Labels[b]
+			if label == nil {
+				continue
+			}
+			got := len(predicted[b]) > 0
+			sc := scores[b]
+			switch {
+			case *label && got:
+				sc.TP++
+			case *label && !got:
+				sc.FN++
+			case !*label && got:
+				sc.FP++
+			default:
+				sc.TN++
+			}
+			if got != *label {
+				m := Miss{Address: r.Token.Address.Hex(), Behaviour: b, Label: *label, Predicted: got, Flags: flagNames(r.Flags)}
+				if r.Err != nil {
+					m.Error = r.Err.Error()
+				}
+				if r.Seeded != nil {
+					m.Seeding = r.Seeded.AllNotes()
+				}
+				misses = append(misses, m)
+			}
+		}
+	}
+	sort.SliceStable(misses, func(i, j int) bool { return misses[i].Behaviour < misses[j].Behaviour })
+	return scores, misses
+}
+
+func flagNames(flags []risk.Flag) []string {
+	out := make([]string, 0, len(flags))
+	for _, f := range flags {
+		s := f.Code
+		if f.Evidence != "" {
+			s += " [" + f.Evidence
+			if f.Source != "" {
+				s += ": " + f.Source
+			}
+			s += "]"
+		}
+		if f.Value != nil {
+			s += fmt.Sprintf(" =%g", *f.Value)
+		}
+		out = append(out, s)
+	}
+	return out
+}

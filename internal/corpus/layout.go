@@ -1,0 +1,328 @@
+package corpus
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/tokenrisk/tokenrisk/internal/evm"
+)
+
+// Slot is a storage word and the byte offset a value sits at in it
+// (packed variables share a word).
+type Slot struct {
+	Key   common.Hash
+	Shift uint // bytes from the low end
+}
+
+// place returns word with v written at the slot's offset (the rest kept).
+func (sl Slot) place(word common.Hash, v *big.Int, width uint) common.Hash {
+	w := new(big.Int).SetBytes(word.Bytes())
+	mask := new(big.Int).Lsh(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 8*width), big.NewInt(1)), 8*sl.Shift)
+	w.AndNot(w, mask)
+	w.Or(w, new(big.Int).Lsh(v, 8*sl.Shift))
+	return common.BigToHash(w)
+}
+
+// Mapping is a balance mapping: its slot, its hashing order and, when its
+// values are structs, the balance's word within the entry.
+type Mapping struct {
+	Slot      common.Hash
+	SlotFirst bool   // Vyper: keccak256(slot . key)
+	Field     uint64 // words after the entry's first
+}
+
+// maxField bounds the struct field a balance may sit in.
+const maxField = 16
+
+// Key is the storage key of a's balance.
+func (m Mapping) Key(a common.Address) common.Hash {
+	k := new(big.Int).SetBytes(mappingKey(m.Slot, m.SlotFirst, a).Bytes())
+	k.Add(k, new(big.Int).SetUint64(m.Field))
+	return common.BigToHash(new(big.Int).And(k, math.MaxBig256))
+}
+
+// Layout is what tracing the standard getters found of a token's storage.
+type Layout struct {
+	// Owner holds the address owner(), getOwner() or admin() answers.
+	Owner *Slot
+	// OwnerGetter is the getter that revealed Owner ("" when found by
+	// the caller checks alone).
+	OwnerGetter string
+	// Guard is a word privileged functions compare with the caller, set
+	// to the owner too when no getter reads it (a hidden or getter-less
+	// owner).
+	Guard *Slot
+	// Balance is the mapping balanceOf reads.
+	Balance *Mapping
+	// Supply holds what totalSupply() answers; nil when it answers a
+	// constant (FixedSupply) or nothing was found.
+	Supply *Slot
+	// FixedSupply is a non-zero totalSupply() answered from code alone.
+	FixedSupply *big.Int
+	// Decimals is what decimals() answers once seeded (18 when unknown).
+	Decimals uint8
+	// DecimalsSlot is where decimals() reads them, when they had to be set.
+	DecimalsSlot *Slot
+	// Notes say what could not be found and why.
+	Notes []string
+}
+
+func (l *Layout) note(format string, args ...any) {
+	l.Notes = append(l.Notes, fmt.Sprintf(format, args...))
+}
+
+// Well-known getters tried in order (the engine's owner getters).
+var ownerGetters = []string{"owner()", "getOwner()", "admin()"}
+
+func selector(sig string) []byte { return crypto.Keccak256([]byte(sig))[:4] }
+
+func withAddress(sig string, a common.Address) []byte {
+	return append(selector(sig), common.LeftPadBytes(a.Bytes(), 32)...)
+}
+
+// bystander is the caller of getters: an address nothing is seeded for.
+var bystander = common.HexToAddress("0x00000000000000000000000000000000b15ede75")
+
+// distinct returns keys without repeats, in first-seen order.
+func distinct(keys []common.Hash) []common.Hash {
+	var out []common.Hash
+	for _, k := range keys {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// discover traces the token's getters in sb and writes into sb's storage
+// what it found: the owner set to owner, decimals where they read 0.
+func discover(sb *sandbox, owner common.Address) *Layout {
+	l := &Layout{Decimals: 18}
+	// Caller checks first, on an empty state: once the owner slot is set
+	// they pass and later checks (a pool, a router) would be counted.
+	discoverGuard(sb, l, owner)
+	discoverOwner(sb, l, owner)
+	if l.Owner != nil && l.Guard != nil && l.Owner.Key == l.Guard.Key {
+		l.Guard = nil
+	}
+	discoverDecimals(sb, l)
+	discoverSupply(sb, l)
+	discoverBalance(sb, l)
+	return l
+}
+
+// probeSlot tries each key read by the last call, at each byte offset up
+// to maxShift, writing v (width bytes) there and keeping the first
+// placement for which check says the getter now answers v.
+func probeSlot(sb *sandbox, keys []common.Hash, v *big.Int, width, maxShift uint, check func() bool) *Slot {
+	for i := len(keys) - 1; i >= 0; i-- {
+		k := keys[i]
+		old := sb.get(k)
+		for shift := uint(0); shift+width <= 32 && shift <= maxShift; shift++ {
+			sl := Slot{Key: k, Shift: shift}
+			sb.set(k, sl.place(old, v, width))
+			if check() {
+				return &sl
+			}
+		}
+		sb.set(k, old)
+	}
+	return nil
+}
+
+func discoverOwner(sb *sandbox, l *Layout, owner common.Address) {
+	want := common.BytesToHash(owner.Bytes())
+	for _, g := range ownerGetters {
+		if _, err := sb.word(bystander, selector(g)); err != nil {
+			continue
+		}
+		keys := distinct(sb.seen.sloads)
+		sl := probeSlot(sb, keys, new(big.Int).SetBytes(owner.Bytes()), 20, 12, func() bool {
+			w, err := sb.word(bystander, selector(g))
+			return err == nil && w == want
+		})
+		if sl != nil {
+			l.Owner, l.OwnerGetter = sl, g
+			return
+		}
+	}
+	l.note("no owner slot: none of %v answers from storage", ownerGetters)
+}
+
+// standardSelectors are ERC-20 functions whose caller checks are about
+// the holder (a pool, an exempt wallet), not an owner.
+var standardSelectors = map[evm.Selector]bool{
+	evm.SelTransfer: true, evm.SelTransferFrom: true, evm.SelApprove: true,
+	evm.SelBalanceOf: true, evm.SelAllowance: true, evm.SelTotalSupply: true,
+}
+
+// guardArgs are the arguments every function is called with while looking
+// for caller checks: zero words (a modifier checks before it reads them).
+var guardArgs = make([]byte, 6*32)
+
+// discoverGuard calls every non-standard function of the dispatcher as
+// owner and keeps the storage word most of them compare with the caller
+// (the onlyOwner check), verified by writing owner there: the comparison
+// must then hold.
+func discoverGuard(sb *sandbox, l *Layout, owner common.Address) {
+	caller := common.BytesToHash(owner.Bytes())
+	votes := map[common.Hash]int{}
+	first := map[common.Hash][]byte{} // a call that compares the key
+	var order []common.Hash
+	for _, sel := range evm.AnalyseCode(sb.state.GetCode(sb.token)).Selectors {
+		if standardSelectors[sel] {
+			continue
+		}
+		data := append(sel[:], guardArgs...)
+		_, _ = sb.call(owner, data)
+		seen := map[common.Hash]bool{}
+		for _, c := range sb.seen.compares {
+			if c.value == caller || seen[c.loaded] || len(sb.seen.sloads) == 0 {
+				continue
+			}
+			seen[c.loaded] = true
+			if votes[c.loaded] == 0 {
+				order = append(order, c.loaded)
+				first[c.loaded] = data
+			}
+			votes[c.loaded]++
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	best := order[0]
+	for _, k := range order {
+		if votes[k] > votes[best] {
+			best = k
+		}
+	}
+	probe := first[best]
+	sl := probeSlot(sb, []common.Hash{best}, new(big.Int).SetBytes(owner.Bytes()), 20, 12, func() bool {
+		_, _ = sb.call(owner, probe)
+		for _, c := range sb.seen.compares {
+			if c.value == caller {
+				return true
+			}
+		}
+		return false
+	})
+	if sl == nil {
+		l.note("caller checks read slot %s but writing the owner there does not pass them", best.Hex())
+		return
+	}
+	l.Guard = sl
+}
+
+func discoverDecimals(sb *sandbox, l *Layout) {
+	w, err := sb.word(bystander, selector("decimals()"))
+	if err != nil {
+		l.note("decimals() does not answer: 18 assumed")
+		return
+	}
+	if d := new(big.Int).SetBytes(w.Bytes()); d.Sign() > 0 {
+		if d.Cmp(big.NewInt(36)) <= 0 {
+			l.Decimals = uint8(d.Uint64())
+		} else {
+			l.note("decimals() answers %s: 18 assumed", d)
+		}
+		return
+	}
+	keys := distinct(sb.seen.sloads)
+	eighteen := big.NewInt(18)
+	sl := probeSlot(sb, keys, eighteen, 1, 31, func() bool {
+		w, err := sb.word(bystander, selector("decimals()"))
+		return err == nil && new(big.Int).SetBytes(w.Bytes()).Cmp(eighteen) == 0
+	})
+	if sl != nil {
+		l.DecimalsSlot = sl
+		return
+	}
+	l.note("decimals() answers 0 and reads no settable slot")
+	l.Decimals = 0
+}
+
+func discoverSupply(sb *sandbox, l *Layout) {
+	w, err := sb.word(bystander, selector("totalSupply()"))
+	if err != nil {
+		l.note("totalSupply() does not answer")
+		return
+	}
+	if v := new(big.Int).SetBytes(w.Bytes()); v.Sign() > 0 {
+		l.FixedSupply = v
+		return
+	}
+	marker := new(big.Int).Lsh(big.NewInt(0x5eed), 80)
+	sl := probeSlot(sb, distinct(sb.seen.sloads), marker, 32, 0, func() bool {
+		w, err := sb.word(bystander, selector("totalSupply()"))
+		return err == nil && new(big.Int).SetBytes(w.Bytes()).Cmp(marker) == 0
+	})
+	if sl == nil {
+		l.note("no total supply slot: totalSupply() answers 0 whatever it reads")
+		return
+	}
+	sb.set(sl.Key, common.Hash{})
+	l.Supply = sl
+}
+
+// balanceProbe is the holder whose balanceOf call reveals the mapping.
+var balanceProbe = common.HexToAddress("0x00000000000000000000000000000000ba1a4ce5")
+
+func discoverBalance(sb *sandbox, l *Layout) {
+	call := func() (*big.Int, error) {
+		w, err := sb.word(bystander, withAddress("balanceOf(address)", balanceProbe))
+		return new(big.Int).SetBytes(w.Bytes()), err
+	}
+	if _, err := call(); err != nil {
+		l.note("balanceOf reverts on an empty state: %v", err)
+		if cr := evm.AnalyseCode(sb.state.GetCode(sb.token)); cr.MinimalProxyTarget != nil || cr.StorageTargetDelegatecall {
+			l.note("a proxy: its implementation's code is not in the corpus")
+		}
+		return
+	}
+	key := common.BytesToHash(balanceProbe.Bytes())
+	var candidates []Mapping
+	for _, in := range sb.seen.hashes {
+		if len(in) != 64 {
+			continue
+		}
+		switch {
+		case common.BytesToHash(in[:32]) == key:
+			candidates = append(candidates, Mapping{Slot: common.BytesToHash(in[32:])})
+		case common.BytesToHash(in[32:]) == key:
+			candidates = append(candidates, Mapping{Slot: common.BytesToHash(in[:32]), SlotFirst: true})
+		}
+	}
+	loads := sb.seen.sloads
+	marker := new(big.Int).Lsh(big.NewInt(0xba1), 64)
+	var fields []Mapping
+	for _, m := range candidates {
+		// The entry's words read: the first, or a struct's later field.
+		base := new(big.Int).SetBytes(m.Key(balanceProbe).Bytes())
+		for _, k := range distinct(loads) {
+			off := new(big.Int).Sub(new(big.Int).SetBytes(k.Bytes()), base)
+			if off.Sign() >= 0 && off.Cmp(big.NewInt(maxField)) < 0 {
+				f := m
+				f.Field = off.Uint64()
+				fields = append(fields, f)
+			}
+		}
+	}
+	for _, m := range fields {
+		k := m.Key(balanceProbe)
+		old := sb.get(k)
+		sb.set(k, common.BigToHash(marker))
+		got, err := call()
+		sb.set(k, old)
+		if err == nil && got.Cmp(marker) == 0 {
+			l.Balance = &m
+			return
+		}
+	}
+	l.note("no plain balance mapping: balanceOf hashed %d candidate key(s), none answers the value written", len(candidates))
+}
