@@ -33,7 +33,9 @@ type SolanaContractEvidence struct {
 
 // SolanaLiquidityEvidence is liquidity_analysis for a Solana mint.
 type SolanaLiquidityEvidence struct {
-	DEXesSearched     []string                    `json:"dexes_searched"`
+	DEXesSearched []string `json:"dexes_searched"`
+	// DEXesUnsearched are the DEXes whose search failed or was refused.
+	DEXesUnsearched   []string                    `json:"dexes_unsearched"`
 	Pools             []SolanaPool                `json:"pools"`
 	MainPool          *string                     `json:"main_pool"`
 	TotalLiquidityUSD *float64                    `json:"total_liquidity_usd"`
@@ -134,6 +136,7 @@ func AssessSolana(f *SolanaFacts, chain string, now time.Time) *scan.Assessment 
 		Holder:    holders,
 		Checklist: SolanaChecklist(f),
 		Warnings:  warnings,
+		Unchecked: f.Unchecked,
 	}
 	dec := int(f.Mint.Decimals)
 	supply := strconv.FormatUint(f.Mint.Supply, 10)
@@ -291,10 +294,11 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 	warnings := append([]string(nil), f.Warnings.Liquidity...)
 	lf := f.Liquidity
 	ev := SolanaLiquidityEvidence{
-		DEXesSearched:  append([]string{}, lf.Searched...),
-		Pools:          make([]SolanaPool, 0, len(lf.Pools)),
-		SOLPriceUSD:    lf.SOLPriceUSD,
-		SOLPriceSource: lf.SOLPriceSource,
+		DEXesSearched:   append([]string{}, lf.Searched...),
+		DEXesUnsearched: append([]string{}, lf.Unsearched...),
+		Pools:           make([]SolanaPool, 0, len(lf.Pools)),
+		SOLPriceUSD:     lf.SOLPriceUSD,
+		SOLPriceSource:  lf.SOLPriceSource,
 	}
 	var flags []risk.Flag
 	status := scan.Complete
@@ -386,9 +390,9 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 	if main >= 0 {
 		mp := ev.Pools[main]
 		switch {
-		case mp.LPMint == "":
-			warnings = append(warnings, "liquidity: the main pool ("+mp.DEX+") has position NFTs, not an LP mint; lock state unknown")
-		case mp.LPBurnedPct == nil:
+		case mp.LPMint == "" && mp.LPLockedPct == nil:
+			warnings = append(warnings, "liquidity: the main pool ("+mp.DEX+") has positions (NFTs or position accounts), not an LP mint; who holds them and whether they are locked is not established")
+		case mp.LPBurnedPct == nil && mp.LPLockedPct == nil:
 			// The LP mint could not be read; buildPools warned.
 		case solanaLPSafePct(mp) >= risk.LPLockedEnoughPct:
 			// Burned or locked: nothing to report.
@@ -703,7 +707,7 @@ func SolanaChecklist(f *SolanaFacts) scan.Checklist {
 		c.LiquidityLocked = true
 	} else if ls, _ := AnalyseSolanaLiquidity(f, time.Time{}); ls.Evidence != nil {
 		ev := ls.Evidence.(SolanaLiquidityEvidence)
-		c.LiquidityLocked = len(ev.Pools) > 0 && ev.Pools[0].LPBurnedPct != nil && solanaLPSafePct(ev.Pools[0]) >= risk.LPLockedEnoughPct
+		c.LiquidityLocked = len(ev.Pools) > 0 && (ev.Pools[0].LPBurnedPct != nil || ev.Pools[0].LPLockedPct != nil) && solanaLPSafePct(ev.Pools[0]) >= risk.LPLockedEnoughPct
 	}
 	return c
 }

@@ -3,6 +3,8 @@
 // checklist. No I/O; every function is a table-tested function of its facts.
 package analysis
 
+import "slices"
+
 // SolanaFacts is everything the Solana analyses need, as the solana adapter
 // collected it. Addresses are base58 strings; a nil pointer is a fact that
 // could not be established (or, for authorities, "none": see each field).
@@ -35,6 +37,16 @@ type SolanaFacts struct {
 	Exchanges map[string]string
 	// Warnings are collection problems to report with the analyses.
 	Warnings SolanaWarnings
+	// Unchecked names the checks the node could not answer (risk.Check*
+	// names; a report lists them in unchecked[]).
+	Unchecked []string
+}
+
+// Uncheck records that check could not run (once).
+func (f *SolanaFacts) Uncheck(check string) {
+	if !slices.Contains(f.Unchecked, check) {
+		f.Unchecked = append(f.Unchecked, check)
+	}
 }
 
 // SolanaWarnings are collection problems per analysis.
@@ -244,6 +256,9 @@ type SolanaLiquidityFacts struct {
 	// Searched lists the DEX names whose pools were searched successfully;
 	// a configured DEX missing here could not be searched (see warnings).
 	Searched []string
+	// Unsearched lists the DEX names (and "pumpfun" for the curve) whose
+	// search failed or was refused: their pools are unknown, not absent.
+	Unsearched []string
 	// SearchComplete is true when every configured DEX was searched and
 	// every pool found was read.
 	SearchComplete bool

@@ -128,6 +128,12 @@ func TestAnalyseSolanaContractFlags(t *testing.T) {
 		{"pausable", func(f *analysis.SolanaFacts) {
 			f.Mint.Extensions = []analysis.SolanaExtension{ext(analysis.SolanaExtPausable, 26, analysis.SolanaPausableParams{Authority: auth})}
 		}, []string{risk.OwnerCanPause}, scan.Complete},
+		{"paused for good (authority revoked)", func(f *analysis.SolanaFacts) {
+			f.Mint.Extensions = []analysis.SolanaExtension{ext(analysis.SolanaExtPausable, 26, analysis.SolanaPausableParams{Paused: true})}
+		}, []string{risk.OwnerCanPause}, scan.Complete},
+		{"pausable, revoked and running", func(f *analysis.SolanaFacts) {
+			f.Mint.Extensions = []analysis.SolanaExtension{ext(analysis.SolanaExtPausable, 26, analysis.SolanaPausableParams{})}
+		}, nil, scan.Complete},
 		{"malformed TLV", func(f *analysis.SolanaFacts) { f.Mint.ExtensionsIncomplete = true }, nil, scan.Partial},
 		{"trusted token", func(f *analysis.SolanaFacts) { f.Trusted = "USD Coin"; f.Mint.FreezeAuthority = auth },
 			[]string{risk.TrustedToken, risk.FreezeAuthorityEnabled}, scan.Complete},
@@ -397,6 +403,15 @@ func TestSolanaChecklist(t *testing.T) {
 		}, scan.Checklist{HealthyHolders: true, OwnershipRenounced: true, LiquidityLocked: true, NoMint: true}},
 		{"transfer fee of 1%", func(f *analysis.SolanaFacts) {
 			f.Mint.Extensions = []analysis.SolanaExtension{{Type: 1, Name: analysis.SolanaExtTransferFeeConfig, Params: analysis.SolanaTransferFeeParams{Newer: analysis.SolanaTransferFee{BasisPoints: 100}}}}
+		}, scan.Checklist{NotHoneypot: true, HealthyHolders: true, OwnershipRenounced: true, LiquidityLocked: true, NoMint: true}},
+		{"paused, authority revoked: nobody can unpause", func(f *analysis.SolanaFacts) {
+			f.Mint.Extensions = []analysis.SolanaExtension{{Type: 26, Name: analysis.SolanaExtPausable, Params: analysis.SolanaPausableParams{Paused: true}}}
+		}, scan.Checklist{HealthyHolders: true, OwnershipRenounced: true, LiquidityLocked: true, NoMint: true}},
+		{"pausable by an authority, running", func(f *analysis.SolanaFacts) {
+			f.Mint.Extensions = []analysis.SolanaExtension{{Type: 26, Name: analysis.SolanaExtPausable, Params: analysis.SolanaPausableParams{Authority: solanaStr("P")}}}
+		}, scan.Checklist{HealthyHolders: true, OwnershipRenounced: false, LiquidityLocked: true, NoMint: true}},
+		{"pausable, revoked and running", func(f *analysis.SolanaFacts) {
+			f.Mint.Extensions = []analysis.SolanaExtension{{Type: 26, Name: analysis.SolanaExtPausable, Params: analysis.SolanaPausableParams{}}}
 		}, scan.Checklist{NotHoneypot: true, HealthyHolders: true, OwnershipRenounced: true, LiquidityLocked: true, NoMint: true}},
 		{"unreadable extension", func(f *analysis.SolanaFacts) {
 			f.Mint.Extensions = []analysis.SolanaExtension{{Type: 99, Name: "unknown_99", Params: analysis.SolanaRawParams{Length: 3}}}

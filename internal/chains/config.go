@@ -7,9 +7,12 @@ package chains
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -221,4 +224,47 @@ func (r *Registry) Keys() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// CheckEndpoint says whether raw is an RPC endpoint the clients can use:
+// an absolute http or https URL with a host. The error never repeats the
+// URL, which may carry a provider key.
+func CheckEndpoint(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errors.New("not a URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		// "host:8545" parses as scheme "host": it has no scheme.
+		if u.Scheme == "" || u.Opaque != "" || strings.Contains(u.Scheme, ".") {
+			return errors.New("no scheme: write http://host:port or https://host")
+		}
+		return fmt.Errorf("scheme %q is not http or https", u.Scheme)
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return errors.New("no host")
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return errors.New("invalid port")
+		}
+	}
+	return nil
+}
+
+// CheckEndpoints validates the RPC endpoints of every enabled chain, so
+// that a server never starts ready with a chain it cannot reach.
+func (r *Registry) CheckEndpoints() error {
+	var errs []error
+	for _, c := range r.chains {
+		if c.Disabled {
+			continue
+		}
+		for i, u := range c.RPC {
+			if err := CheckEndpoint(u); err != nil {
+				errs = append(errs, fmt.Errorf("chains: %s: RPC endpoint %d of %d (%s or the chains file): %w", c.Key, i+1, len(c.RPC), EnvName(c.Key), err))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }

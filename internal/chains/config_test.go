@@ -105,3 +105,33 @@ func TestParseRejectsBadFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckEndpoints(t *testing.T) {
+	reg, err := chains.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.CheckEndpoints(); err != nil {
+		t.Fatalf("the shipped chains file: %v", err)
+	}
+	for raw, want := range map[string]string{
+		"ftp://node.example/SECRETKEY": `scheme "ftp"`,
+		"node.example:8545":            "scheme",
+		"http://[::1":                  "not a URL",
+		"https://":                     "no host",
+		"http://node.example:99999":    "invalid port",
+		"wss://node.example/SECRETKEY": `scheme "wss"`,
+	} {
+		env := map[string]string{"TOKENRISK_RPC_BSC": "https://ok.example," + raw}
+		reg, _ := chains.Load("")
+		reg.ApplyEnv(func(k string) string { return env[k] }, true)
+		err := reg.CheckEndpoints()
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "bsc: RPC endpoint 2 of 2 (TOKENRISK_RPC_BSC") {
+			t.Errorf("%s: err %v, want one naming bsc's endpoint 2 and %q", raw, err, want)
+			continue
+		}
+		if strings.Contains(err.Error(), "SECRETKEY") || strings.Contains(err.Error(), "node.example") {
+			t.Errorf("%s: err %q repeats the URL", raw, err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -112,6 +113,9 @@ func TestAssessPumpMint(t *testing.T) {
 	}
 	if n := srv.Requests(); n != 3 {
 		t.Errorf("HTTP requests = %d, want 3 (one per round trip)", n)
+	}
+	if len(got.Unchecked) != 0 || len(got.NotConfigured) != 0 {
+		t.Errorf("unchecked %v not_configured %v, want every check run on a healthy node", got.Unchecked, got.NotConfigured)
 	}
 	if got.Chain != "solana" || got.Token.Name != "Solana Fork Staccana " || got.Token.Symbol != "Staccana" || *got.Token.Decimals != 6 || *got.Token.TotalSupply != "998858000507907" {
 		t.Errorf("token = %+v", got.Token)
@@ -390,9 +394,10 @@ func TestAssessDegraded(t *testing.T) {
 		liquidity scan.Status
 		holders   scan.Status
 		noLiq     bool
+		unchecked []string
 	}{
-		{"getProgramAccounts refused", "getProgramAccounts", scan.Partial, scan.Complete, false},
-		{"largest accounts refused", "getTokenLargestAccounts", scan.Complete, scan.Unavailable, false},
+		{"getProgramAccounts refused", "getProgramAccounts", scan.Partial, scan.Complete, false, []string{risk.CheckPools}},
+		{"largest accounts refused", "getTokenLargestAccounts", scan.Complete, scan.Unavailable, false, []string{risk.CheckHolders}},
 	}
 	lockLP := []lpHolding{{raydiumLockAuthority, cpmmLPSupply}}
 	for _, tt := range tests {
@@ -415,6 +420,9 @@ func TestAssessDegraded(t *testing.T) {
 			if len(got.Warnings) == 0 {
 				t.Error("no warnings for a degraded scan")
 			}
+			if !slices.Equal(got.Unchecked, tt.unchecked) {
+				t.Errorf("unchecked %v, want %v", got.Unchecked, tt.unchecked)
+			}
 		})
 	}
 }
@@ -431,7 +439,10 @@ func TestAssessUpstreamHook(t *testing.T) {
 	if _, err := a.Assess(context.Background(), request(t, pumpMint)); err != nil {
 		t.Fatal(err)
 	}
-	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 11, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
+	// getProgramAccounts: 7 DEXes x 2 mint positions and the DBC's base
+	// position, the SOL/USDC price pools, and the CPMM pool's LP holders
+	// under both token programs.
+	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 18, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
 		if counts[method] != want {
 			t.Errorf("%s counted %d times, want %d", method, counts[method], want)
 		}
@@ -480,6 +491,11 @@ func TestAssessDeadlineAfterVerdict(t *testing.T) {
 	}
 	if hasFlag(got.Liquidity.Flags, risk.NoLiquidity) {
 		t.Error("NO_LIQUIDITY raised although the pools were never read")
+	}
+	for _, c := range []string{risk.CheckPools, risk.CheckHolders, risk.CheckDeployer} {
+		if !slices.Contains(got.Unchecked, c) {
+			t.Errorf("unchecked %v, want %s in it: the deadline cut it short", got.Unchecked, c)
+		}
 	}
 	if got.Checklist.NotHoneypot || got.Checklist.HealthyHolders {
 		t.Errorf("checklist = %+v: unknown must be false", got.Checklist)

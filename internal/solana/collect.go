@@ -10,6 +10,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 	"github.com/tokenrisk/tokenrisk/internal/fault"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
 )
 
 // Bounds of one scan's collection.
@@ -112,6 +113,9 @@ func (c *collector) collect(ctx context.Context) (*analysis.SolanaFacts, error) 
 	}
 	for _, name := range c.cfg.unknownDEXes {
 		c.facts.Warnings.Liquidity = append(c.facts.Warnings.Liquidity, "liquidity: DEX "+name+" has a kind this engine cannot read; not searched")
+		if c.facts.Trusted == "" {
+			c.facts.Liquidity.Unsearched = append(c.facts.Liquidity.Unsearched, name)
+		}
 	}
 	if err := c.roundTrip1(ctx); err != nil {
 		return nil, err
@@ -286,6 +290,13 @@ func (c *collector) roundTrip2(ctx context.Context) {
 
 	if err := c.client.Batch(ctx, calls); err != nil {
 		msg := "RPC batch failed: " + describe(err)
+		f.Uncheck(risk.CheckPools)
+		f.Uncheck(risk.CheckHolders)
+		for _, d := range c.cfg.dexes {
+			if f.Trusted == "" {
+				f.Liquidity.Unsearched = append(f.Liquidity.Unsearched, d.name)
+			}
+		}
 		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pools unknown: "+msg)
 		f.Warnings.Holder = append(f.Warnings.Holder, "holders: largest accounts unknown: "+msg)
 		c.sigErr = err
@@ -297,6 +308,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	skipped := 0
 	for _, q := range queries {
 		if q.call.Err != nil {
+			f.Uncheck(risk.CheckPools)
 			if !failed[q.dex.name] {
 				f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pools could not be searched: %s", q.dex.name, describe(q.call.Err)))
 			}
@@ -324,11 +336,22 @@ func (c *collector) roundTrip2(ctx context.Context) {
 		}
 	}
 	for _, d := range c.cfg.dexes {
-		if !failed[d.name] && f.Trusted == "" {
+		switch {
+		case f.Trusted != "":
+		case failed[d.name]:
+			f.Liquidity.Unsearched = append(f.Liquidity.Unsearched, d.name)
+		default:
 			f.Liquidity.Searched = append(f.Liquidity.Searched, d.name)
 		}
 	}
-	f.Liquidity.SearchComplete = len(failed) == 0 && skipped == 0 && f.Trusted == "" && len(c.cfg.dexes) > 0 && len(c.cfg.unknownDEXes) == 0
+	// The curve is read with the mint; a curve account that exists but
+	// cannot be decoded leaves the launchpad side unknown.
+	curveUnknown := c.cfg.pumpProgram != nil && !f.Liquidity.BondingCurveKnown
+	if curveUnknown && f.Trusted == "" {
+		f.Uncheck(risk.CheckPools)
+		f.Liquidity.Unsearched = append(f.Liquidity.Unsearched, "pumpfun")
+	}
+	f.Liquidity.SearchComplete = len(failed) == 0 && skipped == 0 && !curveUnknown && f.Trusted == "" && len(c.cfg.dexes) > 0 && len(c.cfg.unknownDEXes) == 0
 	if len(c.pools) > maxPools {
 		// Keep the pools most likely to matter: against a configured
 		// quote token first, then Whirlpools by in-range liquidity.
@@ -350,6 +373,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	}
 
 	if largest.Err != nil {
+		f.Uncheck(risk.CheckHolders)
 		f.Warnings.Holder = append(f.Warnings.Holder, "holders: getTokenLargestAccounts failed: "+describe(largest.Err))
 	} else {
 		c.largest = largest.Result.(*largestAccountsResult).Value
@@ -378,6 +402,7 @@ func (c *collector) againstQuote(st *PoolState) bool {
 func (c *collector) solPrice(q *poolQuery) {
 	f := c.facts
 	if q.call.Err != nil {
+		f.Uncheck(risk.CheckPools)
 		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: SOL/USDC price pools could not be read: "+describe(q.call.Err))
 		return
 	}
@@ -496,6 +521,8 @@ func (c *collector) roundTrip3(ctx context.Context) {
 	}
 	wg.Wait()
 	if accErr != nil {
+		f.Uncheck(risk.CheckPools)
+		f.Uncheck(risk.CheckHolders)
 		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pool vaults could not be read: "+describe(accErr))
 		f.Warnings.Holder = append(f.Warnings.Holder, "holders: token account owners could not be read: "+describe(accErr))
 	}
@@ -575,6 +602,15 @@ func (c *collector) pageToOldest(ctx context.Context) *lateCreator {
 func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings map[PublicKey]*lpListing, batchErr error) {
 	f := c.facts
 	for _, p := range c.pools {
+		if p.state.MintB.IsZero() {
+			// The layout keeps the quote mint elsewhere (a DBC's config):
+			// the quote vault's own mint names it.
+			if acc, ok := get(p.state.VaultB); ok && acc != nil {
+				if qa, err := DecodeTokenAccount(acc.Data); err == nil {
+					p.state.MintB = qa.Mint
+				}
+			}
+		}
 		var quoteDec *uint8
 		quote := p.state.MintB
 		if p.state.MintB == c.mint {
@@ -649,6 +685,7 @@ func (c *collector) lpShares(pf *analysis.SolanaPool, p foundPool, lm *Mint, lis
 	default:
 		var err error
 		if holders, err = listing.accounts(*p.state.LPMint); err != nil {
+			f.Uncheck(risk.CheckPools)
 			f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: LP holders could not be listed: %s", p.dex, p.address, describe(err)))
 		} else {
 			listed = true
@@ -733,6 +770,7 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 	var oldest *signatureInfo
 	switch {
 	case c.sigErr != nil:
+		f.Uncheck(risk.CheckDeployer)
 		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the mint's signatures could not be read: "+describe(c.sigErr))
 	case len(c.signatures) == 0:
 		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the node returned no signatures for the mint (history pruned?)")
@@ -742,6 +780,7 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 		if tx != nil && tx.Err == nil {
 			txr = tx.Result.(*transactionResult)
 		} else if tx != nil {
+			f.Uncheck(risk.CheckDeployer)
 			f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: the creation transaction could not be read: "+describe(tx.Err))
 		}
 	case late != nil:
@@ -750,6 +789,7 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 		txr = late.tx
 		switch {
 		case late.err != nil:
+			f.Uncheck(risk.CheckDeployer)
 			f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: paging to the first transaction failed: "+describe(late.err))
 		case !late.complete:
 			f.Warnings.Deployer = append(f.Warnings.Deployer, fmt.Sprintf("deployer: more than %d signatures; the first transaction was not reached", c.sigPages*signaturePageSize))
@@ -809,6 +849,7 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 	}
 	switch {
 	case history == nil || history.call.Err != nil:
+		f.Uncheck(risk.CheckDeployer)
 		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: creator transaction history unknown")
 	case len(history.sigs) == 0:
 		// A creator signed at least the mint's creation: an empty
@@ -824,6 +865,7 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 		}
 	}
 	if cr.BalanceLamports == nil {
+		f.Uncheck(risk.CheckDeployer)
 		f.Warnings.Deployer = append(f.Warnings.Deployer, "deployer: creator balance unknown")
 	}
 	f.Creator = cr

@@ -1,6 +1,8 @@
 package solana_test
 
 import (
+	"bytes"
+	"math"
 	"testing"
 
 	"github.com/tokenrisk/tokenrisk/internal/solana"
@@ -40,8 +42,14 @@ func FuzzDecodeMint(f *testing.F) {
 	})
 }
 
+// FuzzDecodeExtensions checks the TLV decoder against an independent walk
+// of the entry headers and against a re-encoding of every decoded entry
+// from the layouts (tlv_encode_test.go): a decoded area lists exactly the
+// entries the headers name, in order; each decoded value encodes back to
+// its bytes (booleans read as non-zero); an entry that runs past the data
+// or has the wrong size for its type is an error, never a panic.
 func FuzzDecodeExtensions(f *testing.F) {
-	for _, pk := range []string{pumpMint, mayhemMint, megaMint} {
+	for _, pk := range []string{pumpMint, mayhemMint, megaMint, memberMint} {
 		data, _ := fixture(f, pk)
 		tlv := data[166:]
 		f.Add(tlv)
@@ -49,13 +57,60 @@ func FuzzDecodeExtensions(f *testing.F) {
 			f.Add(tlv[:n])
 		}
 	}
+	for _, e := range syntheticEntries() {
+		f.Add(e)
+		f.Add(e[:len(e)-1])
+	}
 	f.Add([]byte{19, 0, 255, 255})
 	f.Add([]byte{19, 0, 80, 0, 0})
+	f.Add([]byte{26, 0, 33, 0})
 	f.Fuzz(func(t *testing.T, tlv []byte) {
-		exts, _, _ := solana.DecodeExtensions(tlv)
-		for _, e := range exts {
-			if e.Name == "" {
-				t.Fatalf("extension %d without a name", e.Type)
+		exts, _, err := solana.DecodeExtensions(tlv)
+		entries, walkErr := walkTLV(tlv)
+		if walkErr != nil && err == nil {
+			t.Fatalf("decoded %d bytes the header walk refuses (%v): %+v", len(tlv), walkErr, exts)
+		}
+		if err != nil {
+			// What was decoded before the error is a prefix of the entries.
+			if len(exts) > len(entries) {
+				t.Fatalf("%d extensions before the error, the headers name %d", len(exts), len(entries))
+			}
+			if walkErr == nil {
+				// The headers are sound: the refused entry must be a
+				// known layout its bytes do not fit.
+				if len(exts) == len(entries) {
+					t.Fatalf("error %v after every entry decoded", err)
+				}
+				bad := entries[len(exts)]
+				size, fixed := fixedExtensionSize(bad.typ, len(bad.value))
+				if (fixed && size == len(bad.value)) || (!fixed && bad.typ != 19) {
+					t.Fatalf("entry %d of %d bytes refused: %v", bad.typ, len(bad.value), err)
+				}
+			}
+			entries = entries[:len(exts)]
+		} else if len(exts) != len(entries) {
+			t.Fatalf("decoded %d extensions, the headers name %d", len(exts), len(entries))
+		}
+		for i, e := range exts {
+			if e.Type != entries[i].typ || e.Name != solana.ExtensionName(e.Type) {
+				t.Fatalf("extension %d is %d %q, the header says %d", i, e.Type, e.Name, entries[i].typ)
+			}
+			if size, ok := fixedExtensionSize(e.Type, len(entries[i].value)); ok && size != len(entries[i].value) {
+				t.Fatalf("type %d decoded from %d bytes, its layout has %d", e.Type, len(entries[i].value), size)
+			}
+			enc, ok := encodeExtension(t, e, len(entries[i].value))
+			if !ok {
+				continue
+			}
+			want := canonicalValue(e.Type, entries[i].value)
+			switch {
+			case e.Type == 19 && len(want) > len(enc):
+				want = want[:len(enc)] // trailing bytes after the metadata are not read
+			case e.Type == 16:
+				want = want[:65] // the encrypted withheld amount (64 bytes) is not reported
+			}
+			if !bytes.Equal(enc, want) {
+				t.Fatalf("type %d: decoded %+v re-encodes to\n%x\nthe bytes are\n%x", e.Type, e.Params, enc, want)
 			}
 		}
 	})
@@ -82,10 +137,11 @@ func FuzzDecodeMetaplexMetadata(f *testing.F) {
 }
 
 // FuzzDecodePools feeds arbitrary bytes (seeded with the real CPMM pool,
-// Whirlpool and bonding curves, a synthetic AMM v4 and PumpSwap layout)
+// Whirlpool, CLMM pool, DLMM pair, DAMM v2 pool, DBC pool and bonding curves, a synthetic AMM v4 and PumpSwap layout)
 // to every pool decoder: an error or a pool, never a panic.
 func FuzzDecodePools(f *testing.F) {
-	addSeeds(f, cpmmPool, whirlpool, "BYUfWyh2nqHeM2sQdrwWa8AiePvLAKjYJLiD9g2DwDGf", "4sp4hbyfAurnXPvBtkRcSNHnBxDXkfXJjqxeFPszjnMQ")
+	addSeeds(f, cpmmPool, whirlpool, clmmPool, dlmmPair, dammV2Pool, "BYUfWyh2nqHeM2sQdrwWa8AiePvLAKjYJLiD9g2DwDGf", "4sp4hbyfAurnXPvBtkRcSNHnBxDXkfXJjqxeFPszjnMQ")
+	f.Add(dbcPool(f))
 	amm := make([]byte, 752)
 	amm[32], amm[40] = 6, 9
 	f.Add(amm)
@@ -94,10 +150,14 @@ func FuzzDecodePools(f *testing.F) {
 	f.Add(pumpSwap)
 	f.Add(pumpSwap[:211])
 	decoders := map[string]func([]byte) (*solana.PoolState, error){
-		"raydium_amm_v4": solana.DecodeRaydiumAMMv4,
-		"raydium_cpmm":   solana.DecodeRaydiumCPMM,
-		"orca_whirlpool": solana.DecodeWhirlpool,
-		"pumpswap":       solana.DecodePumpSwapPool,
+		"raydium_amm_v4":  solana.DecodeRaydiumAMMv4,
+		"raydium_cpmm":    solana.DecodeRaydiumCPMM,
+		"orca_whirlpool":  solana.DecodeWhirlpool,
+		"pumpswap":        solana.DecodePumpSwapPool,
+		"raydium_clmm":    solana.DecodeRaydiumCLMM,
+		"meteora_dlmm":    solana.DecodeMeteoraDLMM,
+		"meteora_damm_v2": solana.DecodeMeteoraDAMMv2,
+		"meteora_dbc":     solana.DecodeMeteoraDBCPool,
 	}
 	curve := solana.MustPublicKey("BYUfWyh2nqHeM2sQdrwWa8AiePvLAKjYJLiD9g2DwDGf")
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -105,6 +165,12 @@ func FuzzDecodePools(f *testing.F) {
 			st, err := decode(data)
 			if err == nil && st == nil {
 				t.Fatalf("%s: nil pool without an error", name)
+			}
+			if err == nil && st.RawPrice != nil && (*st.RawPrice <= 0 || math.IsInf(*st.RawPrice, 0) || math.IsNaN(*st.RawPrice)) {
+				t.Fatalf("%s: price %v", name, *st.RawPrice)
+			}
+			if err == nil && st.PermanentLockPct != nil && (*st.PermanentLockPct < 0 || *st.PermanentLockPct > 100) {
+				t.Fatalf("%s: permanently locked %v%%", name, *st.PermanentLockPct)
 			}
 		}
 		if bc, err := solana.DecodeBondingCurve(data, curve); err == nil && bc.Address != curve.String() {

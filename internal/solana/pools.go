@@ -15,9 +15,13 @@ import (
 // Pool account sizes and mint field offsets used for getProgramAccounts
 // filters (dataSize + memcmp on each mint position).
 const (
-	raydiumAMMv4Size = 752
-	raydiumCPMMSize  = 637
-	whirlpoolSize    = 653
+	raydiumAMMv4Size   = 752
+	raydiumCPMMSize    = 637
+	whirlpoolSize      = 653
+	raydiumCLMMSize    = 1544
+	meteoraDLMMSize    = 904
+	meteoraDAMMv2Size  = 1112
+	meteoraDBCPoolSize = 424
 
 	bondingCurveMinSize     = 49 // discriminator + 5 u64 + complete
 	bondingCurveCreatorSize = 81 // + creator
@@ -28,21 +32,28 @@ const (
 // over upgrades) and where its two mints sit.
 type poolKind struct {
 	// name is the chains.json kind ("raydium_cpmm", …).
-	name        string
-	size        int
-	disc        []byte
-	mintOffsets [2]int
+	name string
+	size int
+	disc []byte
+	// mintOffsets are where the token's mint can sit (one getProgramAccounts
+	// query each).
+	mintOffsets []int
 	decode      func(data []byte) (*PoolState, error)
 }
 
 // poolKinds maps a chains.json DEX kind to its layout.
 var poolKinds = map[string]poolKind{
-	"raydium_amm_v4": {name: "raydium_amm_v4", size: raydiumAMMv4Size, mintOffsets: [2]int{400, 432}, decode: DecodeRaydiumAMMv4},
-	"raydium_cpmm":   {name: "raydium_cpmm", size: raydiumCPMMSize, mintOffsets: [2]int{168, 200}, decode: DecodeRaydiumCPMM},
-	"orca_whirlpool": {name: "orca_whirlpool", size: whirlpoolSize, mintOffsets: [2]int{101, 181}, decode: DecodeWhirlpool},
+	"raydium_amm_v4": {name: "raydium_amm_v4", size: raydiumAMMv4Size, mintOffsets: []int{400, 432}, decode: DecodeRaydiumAMMv4},
+	"raydium_cpmm":   {name: "raydium_cpmm", size: raydiumCPMMSize, mintOffsets: []int{168, 200}, decode: DecodeRaydiumCPMM},
+	"orca_whirlpool": {name: "orca_whirlpool", size: whirlpoolSize, mintOffsets: []int{101, 181}, decode: DecodeWhirlpool},
 	// PumpSwap pools grew from 211 to 243 and 300 bytes: matched by
 	// discriminator, not size.
-	"pumpswap": {name: "pumpswap", disc: discPumpSwapPool[:], mintOffsets: [2]int{43, 75}, decode: DecodePumpSwapPool},
+	"pumpswap":        {name: "pumpswap", disc: discPumpSwapPool[:], mintOffsets: []int{43, 75}, decode: DecodePumpSwapPool},
+	"raydium_clmm":    {name: "raydium_clmm", size: raydiumCLMMSize, mintOffsets: []int{73, 105}, decode: DecodeRaydiumCLMM},
+	"meteora_dlmm":    {name: "meteora_dlmm", size: meteoraDLMMSize, mintOffsets: []int{88, 120}, decode: DecodeMeteoraDLMM},
+	"meteora_damm_v2": {name: "meteora_damm_v2", size: meteoraDAMMv2Size, mintOffsets: []int{168, 200}, decode: DecodeMeteoraDAMMv2},
+	// A dynamic bonding curve launches its base token: one position.
+	"meteora_dbc": {name: "meteora_dbc", size: meteoraDBCPoolSize, mintOffsets: []int{136}, decode: DecodeMeteoraDBCPool},
 }
 
 // anchorDiscriminator is the first 8 bytes of sha256("account:<Name>").
@@ -59,6 +70,8 @@ var (
 	discWhirlpool    = anchorDiscriminator("Whirlpool")
 	discBondingCurve = anchorDiscriminator("BondingCurve")
 	discPumpSwapPool = anchorDiscriminator("Pool")
+	discLbPair       = anchorDiscriminator("LbPair")
+	discVirtualPool  = anchorDiscriminator("VirtualPool")
 )
 
 // PoolState is the part of a pool account a scan needs, whatever its DEX.
@@ -85,11 +98,23 @@ type PoolState struct {
 	// OwedA and OwedB are vault amounts that are not liquidity (protocol
 	// and fund fees, pending PnL), subtracted from the vault balance.
 	OwedA, OwedB uint64
-	// SqrtPriceX64 is a Whirlpool's sqrt price (Q64.64), nil otherwise.
+	// SqrtPriceX64 is a concentrated pool's sqrt price (Q64.64: Whirlpool,
+	// Raydium CLMM), nil otherwise.
 	SqrtPriceX64 *big.Int
-	// Liquidity is a Whirlpool's in-range liquidity.
+	// RawPrice is the spot price of one raw unit of A in raw units of B
+	// where the pool states it another way (a DLMM's active bin), nil
+	// otherwise.
+	RawPrice *float64
+	// Liquidity is a concentrated pool's in-range liquidity.
 	Liquidity *big.Int
-	OpenTime  *int64
+	// PermanentLockPct is the share of the pool's liquidity its program
+	// records as locked for good (DAMM v2 permanent_lock_liquidity), nil
+	// where the pool does not record it.
+	PermanentLockPct *float64
+	// Curve is true for a launchpad curve: its reserves move only by
+	// trades until migration, so nobody can withdraw them.
+	Curve    bool
+	OpenTime *int64
 }
 
 func checkDisc(data []byte, want [8]byte, what string) error {
@@ -222,6 +247,135 @@ func DecodePumpSwapPool(data []byte) (*PoolState, error) {
 	}, nil
 }
 
+// DecodeRaydiumCLMM decodes a Raydium CLMM (concentrated liquidity)
+// PoolState: bump, amm_config, owner, token_mint_0/1 at 73/105,
+// token_vault_0/1 at 137/169, mint decimals at 233/234, liquidity and
+// sqrt_price_x64 (u128) at 237/253, protocol fees at 309/317, status at
+// 389, fund fees at 1064/1072, open_time at 1080. Positions are NFTs: the
+// pool has no LP mint.
+func DecodeRaydiumCLMM(data []byte) (*PoolState, error) {
+	if len(data) != raydiumCLMMSize {
+		return nil, fmt.Errorf("solana: raydium clmm: %d bytes, want %d", len(data), raydiumCLMMSize)
+	}
+	// The CLMM program names its pool account PoolState too.
+	if err := checkDisc(data, discCPMMPool, "raydium clmm"); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	da, db := data[233], data[234]
+	p := &PoolState{
+		MintA:        PublicKey(data[73:105]),
+		MintB:        PublicKey(data[105:137]),
+		VaultA:       PublicKey(data[137:169]),
+		VaultB:       PublicKey(data[169:201]),
+		DecimalsA:    &da,
+		DecimalsB:    &db,
+		Liquidity:    u128(data[237:253]),
+		SqrtPriceX64: u128(data[253:269]),
+		// Protocol and fund fees sit in the vaults until collected.
+		OwedA: satAdd(le.Uint64(data[309:]), le.Uint64(data[1064:])),
+		OwedB: satAdd(le.Uint64(data[317:]), le.Uint64(data[1072:])),
+	}
+	if t := int64(le.Uint64(data[1080:])); t > 0 {
+		p.OpenTime = &t
+	}
+	return p, nil
+}
+
+// DecodeMeteoraDLMM decodes a Meteora DLMM LbPair: active_id (i32) at 76,
+// bin_step (u16, basis points) at 80, token_x/y mints at 88/120, reserve
+// x/y vaults at 152/184, protocol fees owed (u64 x, y) at 216. The spot
+// price of the active bin is (1 + bin_step/10000)^active_id raw y per raw
+// x. Positions are program accounts: the pair has no LP mint.
+func DecodeMeteoraDLMM(data []byte) (*PoolState, error) {
+	if len(data) != meteoraDLMMSize {
+		return nil, fmt.Errorf("solana: meteora dlmm: %d bytes, want %d", len(data), meteoraDLMMSize)
+	}
+	if err := checkDisc(data, discLbPair, "meteora dlmm"); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	activeID := int32(le.Uint32(data[76:]))
+	binStep := le.Uint16(data[80:])
+	p := &PoolState{
+		MintA:  PublicKey(data[88:120]),
+		MintB:  PublicKey(data[120:152]),
+		VaultA: PublicKey(data[152:184]),
+		VaultB: PublicKey(data[184:216]),
+		OwedA:  le.Uint64(data[216:]),
+		OwedB:  le.Uint64(data[224:]),
+	}
+	if price := math.Pow(1+float64(binStep)/10_000, float64(activeID)); price > 0 && !math.IsInf(price, 0) {
+		p.RawPrice = &price
+	}
+	return p, nil
+}
+
+// DecodeMeteoraDAMMv2 decodes a Meteora DAMM v2 (cp-amm) Pool: fees
+// struct, token_a/b mints at 168/200, vaults at 232/264, liquidity (u128)
+// at 360, protocol fees owed (u64 a, b) at 392/400, sqrt_price (Q64.64)
+// at 456, permanent_lock_liquidity (u128) at 552. Positions are NFTs;
+// the pool itself records how much liquidity is locked for good.
+func DecodeMeteoraDAMMv2(data []byte) (*PoolState, error) {
+	if len(data) != meteoraDAMMv2Size {
+		return nil, fmt.Errorf("solana: meteora damm v2: %d bytes, want %d", len(data), meteoraDAMMv2Size)
+	}
+	// The cp-amm program names its account Pool, as PumpSwap does.
+	if err := checkDisc(data, discPumpSwapPool, "meteora damm v2"); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	p := &PoolState{
+		MintA:        PublicKey(data[168:200]),
+		MintB:        PublicKey(data[200:232]),
+		VaultA:       PublicKey(data[232:264]),
+		VaultB:       PublicKey(data[264:296]),
+		Liquidity:    u128(data[360:376]),
+		OwedA:        le.Uint64(data[392:]),
+		OwedB:        le.Uint64(data[400:]),
+		SqrtPriceX64: u128(data[456:472]),
+	}
+	if p.Liquidity.Sign() > 0 {
+		locked := u128(data[552:568])
+		if locked.Cmp(p.Liquidity) > 0 {
+			return nil, fmt.Errorf("solana: meteora damm v2: permanently locked liquidity %s exceeds the pool's %s", locked, p.Liquidity)
+		}
+		pct, _ := new(big.Float).Quo(new(big.Float).SetInt(new(big.Int).Mul(locked, big.NewInt(100))), new(big.Float).SetInt(p.Liquidity)).Float64()
+		p.PermanentLockPct = &pct
+	}
+	return p, nil
+}
+
+// DecodeMeteoraDBCPool decodes a Meteora dynamic bonding curve
+// VirtualPool: volatility tracker, config at 72, creator at 104, base_mint
+// at 136, base/quote vaults at 168/200, protocol, partner (248..279) and
+// creator (352..367) fees owed per side, sqrt_price (Q64.64) at 280,
+// is_migrated at 305. The quote mint lives in the config account; MintB
+// is left zero and named by the quote vault.
+func DecodeMeteoraDBCPool(data []byte) (*PoolState, error) {
+	if len(data) != meteoraDBCPoolSize {
+		return nil, fmt.Errorf("solana: meteora dbc: %d bytes, want %d", len(data), meteoraDBCPoolSize)
+	}
+	if err := checkDisc(data, discVirtualPool, "meteora dbc"); err != nil {
+		return nil, err
+	}
+	if data[305] > 1 {
+		return nil, fmt.Errorf("solana: meteora dbc: is_migrated byte %d", data[305])
+	}
+	le := binary.LittleEndian
+	creator := PublicKey(data[104:136])
+	return &PoolState{
+		MintA:        PublicKey(data[136:168]),
+		VaultA:       PublicKey(data[168:200]),
+		VaultB:       PublicKey(data[200:232]),
+		Creator:      &creator,
+		OwedA:        satAdd(satAdd(le.Uint64(data[248:]), le.Uint64(data[264:])), le.Uint64(data[352:])),
+		OwedB:        satAdd(satAdd(le.Uint64(data[256:]), le.Uint64(data[272:])), le.Uint64(data[360:])),
+		SqrtPriceX64: u128(data[280:296]),
+		Curve:        data[305] == 0,
+	}, nil
+}
+
 func satAdd(a, b uint64) uint64 {
 	if a > math.MaxUint64-b {
 		return math.MaxUint64
@@ -268,8 +422,13 @@ func DecodeBondingCurve(data []byte, address PublicKey) (*analysis.SolanaBonding
 // sqrtPriceToPrice converts a Whirlpool Q64.64 sqrt price to the price of
 // token A in token B, decimals applied.
 func sqrtPriceToPrice(sqrtX64 *big.Int, decA, decB uint8) float64 {
+	return sqrtPriceRaw(sqrtX64) * math.Pow10(int(decA)-int(decB))
+}
+
+// sqrtPriceRaw is the price of a raw unit of A in raw units of B.
+func sqrtPriceRaw(sqrtX64 *big.Int) float64 {
 	f, _ := new(big.Float).Quo(new(big.Float).SetInt(sqrtX64), new(big.Float).SetMantExp(big.NewFloat(1), 64)).Float64()
-	return f * f * math.Pow10(int(decA)-int(decB))
+	return f * f
 }
 
 // poolFacts turns a decoded pool into analysis facts from the token's side.
@@ -291,11 +450,30 @@ func poolFacts(dex string, address PublicKey, st *PoolState, mint PublicKey, tok
 		p.LPMint = st.LPMint.String()
 	}
 	p.OpenTime = st.OpenTime
-	if st.SqrtPriceX64 != nil && qdec != nil {
+	if st.Curve {
+		// A live curve's reserves cannot be withdrawn, only traded.
+		locked, rest := 100.0, 0.0
+		p.LPLockedPct, p.LPUnknownPct = &locked, &rest
+	}
+	if st.PermanentLockPct != nil {
+		// Locked for good by the pool's own record; who holds the other
+		// positions is not resolved.
+		locked, rest := *st.PermanentLockPct, 100-*st.PermanentLockPct
+		p.LPLockedPct, p.LPUnknownPct = &locked, &rest
+	}
+	var rawAB *float64
+	switch {
+	case st.SqrtPriceX64 != nil:
+		f := sqrtPriceRaw(st.SqrtPriceX64)
+		rawAB = &f
+	case st.RawPrice != nil:
+		rawAB = st.RawPrice
+	}
+	if rawAB != nil && qdec != nil {
 		var price float64
 		if tokenIsA {
-			price = sqrtPriceToPrice(st.SqrtPriceX64, tokenDecimals, *qdec)
-		} else if ab := sqrtPriceToPrice(st.SqrtPriceX64, *qdec, tokenDecimals); ab > 0 {
+			price = *rawAB * math.Pow10(int(tokenDecimals)-int(*qdec))
+		} else if ab := *rawAB * math.Pow10(int(*qdec)-int(tokenDecimals)); ab > 0 {
 			price = 1 / ab
 		}
 		if price > 0 && !math.IsInf(price, 0) && !math.IsNaN(price) {

@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -62,6 +63,7 @@ type Server struct {
 	signatures   map[string][]Signature
 	transactions map[string]Transaction
 	disabled     map[string]string
+	refused      map[string]string
 	failNext     []int
 	noBatches    bool
 	arrivals     []time.Time
@@ -79,6 +81,7 @@ func New() *Server {
 		signatures:   map[string][]Signature{},
 		transactions: map[string]Transaction{},
 		disabled:     map[string]string{},
+		refused:      map[string]string{},
 		calls:        map[string]int{},
 		epoch:        800,
 	}
@@ -211,6 +214,15 @@ func (s *Server) DisableMethod(method, message string) {
 	s.disabled[method] = message
 }
 
+// RefuseProgram makes getProgramAccounts on program answer with a
+// JSON-RPC error while other programs are still served, as public nodes
+// do for programs with too many accounts to scan.
+func (s *Server) RefuseProgram(program, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refused[program] = message
+}
+
 // RejectBatches makes the server answer every batch with one JSON-RPC
 // error, as nodes that do not take batches do.
 func (s *Server) RejectBatches() {
@@ -332,6 +344,10 @@ func (s *Server) handle(rq request) response {
 	}
 	result, err := s.dispatch(rq)
 	if err != nil {
+		if re := (*rpcErr)(nil); errors.As(err, &re) {
+			resp.Error = re
+			return resp
+		}
 		resp.Error = &rpcErr{-32602, err.Error()}
 		return resp
 	}
@@ -413,6 +429,9 @@ func (s *Server) dispatch(rq request) (any, error) {
 		prog, err := str(0)
 		if err != nil {
 			return nil, err
+		}
+		if msg, ok := s.refused[prog]; ok {
+			return nil, &rpcErr{-32010, msg}
 		}
 		if cfg.Encoding != "base64" {
 			return nil, fmt.Errorf("only base64 encoding is served")
@@ -555,3 +574,5 @@ func (s *Server) largest(mint string) (any, error) {
 	}
 	return map[string]any{"context": s.context(), "value": out}, nil
 }
+
+func (e *rpcErr) Error() string { return e.Message }
