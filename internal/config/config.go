@@ -12,6 +12,11 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/tokenrisk/tokenrisk/internal/chains"
 )
 
 // Config is everything an operator can set. Each field has one flag and one
@@ -44,6 +49,9 @@ type Config struct {
 	KeyCacheTTL     time.Duration
 	ScanTimeout     time.Duration
 	MaxScans        int
+	MinScans        int
+	PremiumReserve  float64
+	ScanTolerance   float64
 	QueueLimit      int
 	ShutdownTimeout time.Duration
 
@@ -59,6 +67,12 @@ type Config struct {
 	KeyName string
 	// JSON makes `scan` print the report as JSON.
 	JSON bool
+	// WebRate is the page scans one IP may run per minute without a key;
+	// -1 means the free plan's rate, 0 turns page scans off.
+	WebRate int
+	// Server and Key make `scan` ask a running server instead of the chain.
+	Server string
+	Key    string
 }
 
 // Option describes one setting: its flag, its variable, the commands that
@@ -105,6 +119,10 @@ func integer(field func(*Config) *int, def int) func(*flag.FlagSet, *Config, Opt
 	return func(fs *flag.FlagSet, c *Config, o Option) { fs.IntVar(field(c), o.Flag, def, o.Usage) }
 }
 
+func float(field func(*Config) *float64, def float64) func(*flag.FlagSet, *Config, Option) {
+	return func(fs *flag.FlagSet, c *Config, o Option) { fs.Float64Var(field(c), o.Flag, def, o.Usage) }
+}
+
 func boolean(field func(*Config) *bool) func(*flag.FlagSet, *Config, Option) {
 	return func(fs *flag.FlagSet, c *Config, o Option) { fs.BoolVar(field(c), o.Flag, false, o.Usage) }
 }
@@ -133,7 +151,7 @@ var options = []Option{
 		bind: str(func(c *Config) *string { return &c.DevnetManifest })},
 	{Flag: "rpc-addr", Env: "TOKENRISK_DEVNET_RPC_ADDR", Default: "127.0.0.1:8545", Usage: "JSON-RPC listen address of the standalone devnet", Commands: []string{CmdDevnet},
 		bind: str(func(c *Config) *string { return &c.DevnetRPCAddr })},
-	{Flag: "devnet-rpc", Env: "TOKENRISK_RPC_DEVNET", Usage: "use this running devnet node instead of starting one", Commands: []string{CmdServe, CmdScan},
+	{Flag: "devnet-rpc", Env: "TOKENRISK_RPC_DEVNET", Usage: "use this running devnet node (comma-separated URLs, tried in order) instead of starting one", Commands: []string{CmdServe, CmdScan},
 		bind: str(func(c *Config) *string { return &c.DevnetRPC })},
 	{Flag: "cache-ttl", Env: "TOKENRISK_CACHE_TTL", Default: "30s", Usage: "how long a scan result is served from cache (0 disables)", Commands: []string{CmdServe},
 		bind: dur(func(c *Config) *time.Duration { return &c.CacheTTL })},
@@ -141,8 +159,14 @@ var options = []Option{
 		bind: dur(func(c *Config) *time.Duration { return &c.KeyCacheTTL })},
 	{Flag: "scan-timeout", Env: "TOKENRISK_SCAN_TIMEOUT", Default: "20s", Usage: "deadline of one scan's upstream work", Commands: []string{CmdServe, CmdScan},
 		bind: dur(func(c *Config) *time.Duration { return &c.ScanTimeout })},
-	{Flag: "max-scans", Env: "TOKENRISK_MAX_SCANS", Default: "32", Usage: "upstream-heavy scans run at once (the admission queue's width)", Commands: []string{CmdServe},
+	{Flag: "max-scans", Env: "TOKENRISK_MAX_SCANS", Default: "32", Usage: "most uncached (upstream-heavy) scans run at once: the adaptive limit's ceiling", Commands: []string{CmdServe},
 		bind: integer(func(c *Config) *int { return &c.MaxScans }, 32)},
+	{Flag: "min-scans", Env: "TOKENRISK_MIN_SCANS", Default: "4", Usage: "fewest uncached scans the adaptive limit allows at once (equal to --max-scans: a fixed limit)", Commands: []string{CmdServe},
+		bind: integer(func(c *Config) *int { return &c.MinScans }, 4)},
+	{Flag: "premium-reserve", Env: "TOKENRISK_PREMIUM_RESERVE", Default: "0.25", Usage: "share of the limit on uncached scans that only high-priority (premium) scans may use, 0 to 0.9", Commands: []string{CmdServe},
+		bind: float(func(c *Config) *float64 { return &c.PremiumReserve }, 0.25)},
+	{Flag: "scan-latency-tolerance", Env: "TOKENRISK_SCAN_LATENCY_TOLERANCE", Default: "1.25", Usage: "how much slower than at no load uncached scans may run before the adaptive limit shrinks (above 1)", Commands: []string{CmdServe},
+		bind: float(func(c *Config) *float64 { return &c.ScanTolerance }, 1.25)},
 	{Flag: "queue-limit", Env: "TOKENRISK_QUEUE_LIMIT", Default: "64", Usage: "scans of each non-premium queue priority (low: free, normal: pro) that may wait for admission before 503 overloaded", Commands: []string{CmdServe},
 		bind: integer(func(c *Config) *int { return &c.QueueLimit }, 64)},
 	{Flag: "shutdown-timeout", Env: "TOKENRISK_SHUTDOWN_TIMEOUT", Default: "30s", Usage: "how long shutdown waits for in-flight requests", Commands: []string{CmdServe},
@@ -161,6 +185,12 @@ var options = []Option{
 		bind: str(func(c *Config) *string { return &c.KeyPlan })},
 	{Flag: "name", Env: "TOKENRISK_KEY_NAME", Usage: "a name for the new key", Commands: []string{CmdKeysCreate},
 		bind: str(func(c *Config) *string { return &c.KeyName })},
+	{Flag: "web-rate", Env: "TOKENRISK_WEB_RATE", Default: "the free plan's rate", Usage: "scans per minute one IP may run from the web page without a key (0 turns page scans off; stored verdicts are still shown)", Commands: []string{CmdServe},
+		bind: integer(func(c *Config) *int { return &c.WebRate }, -1)},
+	{Flag: "server", Env: "TOKENRISK_SERVER", Usage: "scan through this tokenrisk server (its base URL) instead of reading the chain here", Commands: []string{CmdScan},
+		bind: str(func(c *Config) *string { return &c.Server })},
+	{Flag: "key", Env: "TOKENRISK_KEY", Usage: "API key for --server (prefer the variable: a flag shows in the process list)", Commands: []string{CmdScan},
+		bind: str(func(c *Config) *string { return &c.Key })},
 	{Flag: "json", Env: "TOKENRISK_JSON", Default: "false", Usage: "print the report as JSON", Commands: []string{CmdScan},
 		bind: boolean(func(c *Config) *bool { return &c.JSON })},
 }
@@ -235,6 +265,15 @@ func (c *Config) validate() error {
 		if c.MaxScans < 1 {
 			errs = append(errs, errors.New("--max-scans must be at least 1"))
 		}
+		if c.MinScans < 1 || c.MinScans > c.MaxScans {
+			errs = append(errs, errors.New("--min-scans must be at least 1 and at most --max-scans"))
+		}
+		if !(c.PremiumReserve >= 0 && c.PremiumReserve <= 0.9) {
+			errs = append(errs, errors.New("--premium-reserve must be between 0 and 0.9"))
+		}
+		if !(c.ScanTolerance > 1 && c.ScanTolerance <= 10) {
+			errs = append(errs, errors.New("--scan-latency-tolerance must be above 1 and at most 10"))
+		}
 		if c.QueueLimit < 0 {
 			errs = append(errs, errors.New("--queue-limit must not be negative"))
 		}
@@ -243,6 +282,18 @@ func (c *Config) validate() error {
 		}
 		if c.DevnetManifest != "" && !c.Devnet {
 			errs = append(errs, errors.New("--devnet-manifest needs --devnet"))
+		}
+		if c.WebRate < -1 {
+			errs = append(errs, errors.New("--web-rate must not be negative"))
+		}
+		if c.Redis != "" {
+			if _, err := goredis.ParseURL(c.Redis); err != nil {
+				// The URL may hold a password: it is not repeated.
+				errs = append(errs, errors.New("--redis (TOKENRISK_REDIS) is not a Redis URL: write redis://[user:password@]host:port/db, rediss://… or unix://…"))
+			}
+		}
+		if c.Postgres != "" {
+			errs = append(errs, checkPostgres(c.Postgres)...)
 		}
 	case CmdKeysCreate:
 		if c.KeyPlan == "" {
@@ -269,6 +320,19 @@ func (c *Config) validate() error {
 	if slices.Contains([]string{CmdServe, CmdScan}, c.Command) && c.ScanTimeout <= 0 {
 		errs = append(errs, errors.New("--scan-timeout must be positive"))
 	}
+	if slices.Contains([]string{CmdServe, CmdScan}, c.Command) && c.DevnetRPC != "" {
+		for i, u := range strings.Split(c.DevnetRPC, ",") {
+			if u = strings.TrimSpace(u); u == "" {
+				continue
+			}
+			if err := chains.CheckEndpoint(u); err != nil {
+				errs = append(errs, fmt.Errorf("--devnet-rpc (TOKENRISK_RPC_DEVNET) URL %d: %w", i+1, err))
+			}
+		}
+	}
+	if slices.Contains([]string{CmdKeysCreate, CmdKeysList, CmdKeysRevoke, CmdMigrate}, c.Command) && c.Postgres != "" {
+		errs = append(errs, checkPostgres(c.Postgres)...)
+	}
 	if slices.Contains([]string{CmdServe, CmdDevnet, CmdScan}, c.Command) {
 		if _, err := c.Level(); err != nil {
 			errs = append(errs, err)
@@ -279,6 +343,19 @@ func (c *Config) validate() error {
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("config: %w", err)
+	}
+	return nil
+}
+
+// checkPostgres validates a PostgreSQL DSN (URL or key=value form)
+// without repeating it, since it may hold a password.
+func checkPostgres(dsn string) []error {
+	const want = "write postgres://user:password@host:port/db or host=… dbname=… user=…"
+	if scheme, _, ok := strings.Cut(dsn, "://"); ok && scheme != "postgres" && scheme != "postgresql" {
+		return []error{fmt.Errorf("--postgres (TOKENRISK_POSTGRES): scheme %q is not postgres: %s", scheme, want)}
+	}
+	if _, err := pgconn.ParseConfig(dsn); err != nil {
+		return []error{fmt.Errorf("--postgres (TOKENRISK_POSTGRES) is not a PostgreSQL DSN: %s", want)}
 	}
 	return nil
 }

@@ -89,6 +89,10 @@ func TestLoadRejects(t *testing.T) {
 		{"bad duration variable", config.CmdServe, nil, map[string]string{"TOKENRISK_CACHE_TTL": "soon"}, "TOKENRISK_CACHE_TTL"},
 		{"bad int flag", config.CmdServe, []string{"--max-scans", "x"}, nil, "max-scans"},
 		{"zero max scans", config.CmdServe, []string{"--max-scans", "0"}, nil, "--max-scans"},
+		{"min scans above max", config.CmdServe, []string{"--max-scans", "4", "--min-scans", "5"}, nil, "--min-scans"},
+		{"reserve of everything", config.CmdServe, []string{"--premium-reserve", "1"}, nil, "--premium-reserve"},
+		{"bad reserve variable", config.CmdServe, nil, map[string]string{"TOKENRISK_PREMIUM_RESERVE": "a quarter"}, "TOKENRISK_PREMIUM_RESERVE"},
+		{"tolerance of 1", config.CmdServe, []string{"--scan-latency-tolerance", "1"}, nil, "--scan-latency-tolerance"},
 		{"db and postgres", config.CmdServe, []string{"--db", "a.db", "--postgres", "postgres://x"}, nil, "exclusive"},
 		{"manifest without devnet", config.CmdServe, []string{"--devnet-manifest", "m.json"}, nil, "--devnet"},
 		{"bad log level", config.CmdServe, []string{"--log-level", "loud"}, nil, "--log-level"},
@@ -98,12 +102,21 @@ func TestLoadRejects(t *testing.T) {
 		{"scan without address", config.CmdScan, nil, nil, "ADDRESS"},
 		{"flag of another command", config.CmdKeysList, []string{"--addr", ":1"}, nil, "addr"},
 		{"stray argument", config.CmdMigrate, []string{"now"}, nil, "unexpected"},
+		{"ftp devnet RPC", config.CmdServe, []string{"--devnet"}, map[string]string{"TOKENRISK_RPC_DEVNET": "ftp://node.example/SECRETKEY"}, "--devnet-rpc (TOKENRISK_RPC_DEVNET) URL 1: scheme \"ftp\""},
+		{"unparsable devnet RPC", config.CmdScan, []string{"0xabc", "--devnet"}, map[string]string{"TOKENRISK_RPC_DEVNET": "http://[::1"}, "--devnet-rpc"},
+		{"devnet RPC without host", config.CmdServe, []string{"--devnet"}, map[string]string{"TOKENRISK_RPC_DEVNET": "http:///x"}, "no host"},
+		{"bad redis URL", config.CmdServe, nil, map[string]string{"TOKENRISK_REDIS": "http://:SECRETKEY@cache:6379"}, "--redis"},
+		{"bad postgres scheme", config.CmdServe, nil, map[string]string{"TOKENRISK_POSTGRES": "mysql://u:SECRETKEY@db/x"}, "--postgres"},
+		{"unparsable postgres URL", config.CmdKeysList, nil, map[string]string{"TOKENRISK_POSTGRES": "postgres://u:SECRETKEY@db:port/x"}, "--postgres"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := config.Load(tt.cmd, tt.args, env(tt.env), io.Discard)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want one mentioning %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "SECRETKEY") {
+				t.Errorf("err %q repeats a secret of the URL", err)
 			}
 		})
 	}

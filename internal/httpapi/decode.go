@@ -1,13 +1,16 @@
 package httpapi
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tokenrisk/tokenrisk/internal/fault"
 )
@@ -30,22 +33,28 @@ func checkJSONContentType(r *http.Request) error {
 	return nil
 }
 
+// strictJSON is how request bodies are decoded: the JSON v2 decoder
+// matches member names case-sensitively and rejects duplicate names,
+// invalid UTF-8 and data after the value by default; unknown members are
+// rejected too. So {"ADDRESS": …} and {"address": "junk", "address": …}
+// are errors, not a field matched by folding or a last value that wins.
+var strictJSON = json.JoinOptions(json.RejectUnknownMembers(true))
+
 // decodeScanRequest reads one JSON object with an address and nothing
-// else: unknown fields, a second value or trailing garbage are rejected.
-// It returns the address as sent (ParseAddress trims and validates it).
+// else: unknown, case-folded or repeated names, a second value or
+// trailing garbage are rejected. It returns the address as sent
+// (ParseAddress trims and validates it).
 func decodeScanRequest(body io.Reader) (string, error) {
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	var req scanRequest
-	if err := dec.Decode(&req); err != nil {
+	data, err := io.ReadAll(body)
+	if err != nil {
 		return "", jsonError(err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return "", jsonError(err)
-		}
-		return "", fault.Errorf(fault.InvalidJSON, "the body must hold exactly one JSON object")
+	if len(bytes.TrimSpace(data)) == 0 {
+		return "", fault.Errorf(fault.InvalidJSON, "the body is empty; send {\"address\": \"…\"}")
+	}
+	var req scanRequest
+	if err := json.Unmarshal(data, &req, strictJSON); err != nil {
+		return "", jsonError(err)
 	}
 	if req.Address == nil {
 		return "", fault.Errorf(fault.InvalidAddress, "the body needs an \"address\" field")
@@ -53,34 +62,49 @@ func decodeScanRequest(body io.Reader) (string, error) {
 	return *req.Address, nil
 }
 
-// jsonError turns a decoder error into a client-safe fault.
+// jsonError turns a read or decode error into a client-safe fault.
 func jsonError(err error) error {
 	var (
 		mbe    *http.MaxBytesError
-		syntax *json.SyntaxError
-		typ    *json.UnmarshalTypeError
+		syntax *jsontext.SyntacticError
+		sem    *json.SemanticError
 	)
 	switch {
 	case errors.As(err, &mbe):
 		return fault.Wrap(err, fault.BodyTooLarge, fmt.Sprintf("the body must be at most %d bytes", mbe.Limit))
-	case errors.Is(err, io.EOF):
-		return fault.Wrap(err, fault.InvalidJSON, "the body is empty; send {\"address\": \"…\"}")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fault.Wrap(err, fault.InvalidJSON, "the body ends in the middle of a JSON value")
 	case errors.As(err, &syntax):
-		return fault.Wrap(err, fault.InvalidJSON, fmt.Sprintf("malformed JSON at byte %d", syntax.Offset))
-	case errors.As(err, &typ):
-		if typ.Field != "" {
-			return fault.Wrap(err, fault.InvalidJSON, fmt.Sprintf("field %q must be a %s", typ.Field, typ.Type))
+		switch {
+		case errors.Is(err, jsontext.ErrDuplicateName):
+			return fault.Wrap(err, fault.InvalidJSON, fmt.Sprintf("member %s appears twice; send each once", quotedName(syntax.JSONPointer)))
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return fault.Wrap(err, fault.InvalidJSON, "the body ends in the middle of a JSON value")
+		case strings.Contains(syntax.Err.Error(), "after top-level value"):
+			return fault.Wrap(err, fault.InvalidJSON, "the body must hold exactly one JSON object")
 		}
-		return fault.Wrap(err, fault.InvalidJSON, "the body must be a JSON object")
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		if len(name) > 40 {
-			name = name[:40] + "…\""
+		return fault.Wrap(err, fault.InvalidJSON, fmt.Sprintf("malformed JSON at byte %d", syntax.ByteOffset))
+	case errors.As(err, &sem):
+		switch {
+		case errors.Is(err, json.ErrUnknownName):
+			name := quotedName(sem.JSONPointer)
+			if strings.EqualFold(strings.Trim(name, `"`), "address") {
+				return fault.Wrap(err, fault.InvalidJSON, "unknown member "+name+"; names are case-sensitive: send \"address\"")
+			}
+			return fault.Wrap(err, fault.InvalidJSON, "unknown member "+name+"; only \"address\" is accepted")
+		case sem.JSONPointer == "":
+			return fault.Wrap(err, fault.InvalidJSON, "the body must be a JSON object")
 		}
-		return fault.Wrap(err, fault.InvalidJSON, "unknown field "+strings.ToValidUTF8(name, "?")+"; only \"address\" is accepted")
+		return fault.Wrap(err, fault.InvalidJSON, fmt.Sprintf("member %s must be a string", quotedName(sem.JSONPointer)))
 	default:
 		return fault.Wrap(err, fault.InvalidJSON, "malformed JSON body")
 	}
+}
+
+// quotedName renders the last token of a JSON pointer, bounded, for an
+// error message.
+func quotedName(p jsontext.Pointer) string {
+	name := p.LastToken()
+	if len(name) > 40 {
+		name = name[:40] + "…"
+	}
+	return fmt.Sprintf("%q", strings.ToValidUTF8(name, "?"))
 }

@@ -448,6 +448,7 @@ func TestMetrics(t *testing.T) {
 		`tokenrisk_scan_cache_total{result="hit"} 1`,
 		`tokenrisk_scan_duration_seconds_count{chain="ethereum"} 1`,
 		`tokenrisk_admission_queue_depth`,
+		`tokenrisk_admission_scan_limit 16`, // the default limit's starting point
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %s", want)

@@ -25,21 +25,44 @@ func requestID(ctx context.Context) string {
 	return id
 }
 
-// validRequestID accepts a client's X-Request-ID only when it is short and
-// plain, so that it can be echoed and logged safely.
+// validRequestID accepts a client's X-Request-ID only when it is short,
+// plain and does not look like a secret, so that it can be echoed and
+// logged safely: a client that put its API key there (trk_…) or any
+// long base58/hex token (32 or more letters and digits in a row: a key,
+// a hash, a session secret) gets a request id of ours instead.
 func validRequestID(id string) bool {
 	if id == "" || len(id) > 64 {
 		return false
 	}
+	if len(id) >= 4 && strings.EqualFold(id[:4], "trk_") {
+		return false
+	}
+	run := 0
 	for _, c := range id {
 		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.', c == ':':
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+			run++
+			if run >= secretRun {
+				return false
+			}
+		case c == '-', c == '_', c == '.', c == ':':
+			run = 0
 		default:
 			return false
 		}
 	}
 	return true
 }
+
+// secretRun is the length of a run of letters and digits that reads as a
+// secret: 128 bits in hex, less than 32 bytes in base58. UUIDs (runs of
+// 12) and ULIDs (26) stay below it.
+const secretRun = 32
+
+// StatusClientClosed is the status logged and counted for a request
+// whose client hung up before it was answered (nginx's 499): nobody got
+// an answer, and it is no failure of the server.
+const StatusClientClosed = 499
 
 // statusRecorder remembers the status a handler wrote.
 type statusRecorder struct {
@@ -98,11 +121,15 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			if route == "" {
 				route = "unmatched"
 			}
+			status := rec.status
+			if v == nil && r.Context().Err() != nil && (status == 0 || status >= 500) {
+				status = StatusClientClosed
+			}
 			d := time.Since(start)
 			if s.metrics != nil {
-				s.metrics.Request(route, rec.status, d)
+				s.metrics.Request(route, status, d)
 			}
-			attrs := []any{"request_id", id, "method", r.Method, "route", route, "status", rec.status,
+			attrs := []any{"request_id", id, "method", r.Method, "route", route, "status", status,
 				"duration_ms", float64(d.Microseconds()) / 1000, "bytes", rec.bytes}
 			if holder.Key.ID != "" {
 				attrs = append(attrs, "key_id", holder.Key.ID, "plan", holder.Plan.Name)

@@ -17,6 +17,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/auth"
 	"github.com/tokenrisk/tokenrisk/internal/fault"
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 )
 
@@ -257,4 +258,23 @@ func statusCodes() map[fault.Code]int {
 		out[c] = httpapi.StatusOf(c)
 	}
 	return out
+}
+
+// TestOpenAPINamesEveryCheck: the CheckName enum is the catalogue's list
+// of checks, so that unchecked[] and not_configured[] always validate.
+func TestOpenAPINamesEveryCheck(t *testing.T) {
+	doc := loadOpenAPI(t)
+	enum := doc.raw["components"].(map[string]any)["schemas"].(map[string]any)["CheckName"].(map[string]any)["enum"].([]any)
+	var got, want []string
+	for _, e := range enum {
+		got = append(got, e.(string))
+	}
+	for _, c := range risk.NewCatalogue().Checks() {
+		want = append(want, c.Name)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("CheckName enum %v, catalogue checks %v", got, want)
+	}
 }

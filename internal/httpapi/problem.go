@@ -63,10 +63,14 @@ func problemType(c fault.Code) string { return "urn:tokenrisk:problem:" + string
 // reaches the client. overloaded answers carry Retry-After.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	code := fault.CodeOf(err)
-	if code == fault.Internal && errors.Is(err, context.Canceled) && r.Context().Err() != nil {
-		// The client hung up; nobody reads this answer.
+	if r.Context().Err() != nil && (code == fault.Internal || errors.Is(err, context.Canceled)) {
+		// The client hung up: nobody reads an answer, and it is no
+		// failure of ours; the access log and metrics count it as
+		// StatusClientClosed.
 		s.log.DebugContext(r.Context(), "request cancelled by client", "request_id", requestID(r.Context()), "err", redact(err.Error()))
-	} else if code == fault.Internal || code == fault.Unavailable || code == fault.UpstreamError || code == fault.UpstreamTimeout {
+		return
+	}
+	if code == fault.Internal || code == fault.Unavailable || code == fault.UpstreamError || code == fault.UpstreamTimeout {
 		s.log.ErrorContext(r.Context(), "request failed", "request_id", requestID(r.Context()), "code", code, "err", redact(err.Error()))
 	}
 	if code == fault.Overloaded && w.Header().Get("Retry-After") == "" {

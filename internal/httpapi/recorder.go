@@ -24,8 +24,9 @@ import (
 // requests do not each wait on a database that is down.
 type recorder struct {
 	store store.Store
-	batch store.BatchSaver // nil: one SaveScan per row
-	queue historyQueue     // nil: a failed write fails the request
+	rec   store.ScanRecorder // nil: rows, then charges (batch or one by one)
+	batch store.BatchSaver   // nil: one SaveScan per row
+	queue historyQueue       // nil: a failed write fails the request
 
 	mu      sync.Mutex
 	pending []*record
@@ -58,6 +59,7 @@ const maxBatch = 512
 
 func newRecorder(st store.Store) *recorder {
 	r := &recorder{store: st}
+	r.rec, _ = st.(store.ScanRecorder)
 	r.batch, _ = st.(store.BatchSaver)
 	r.queue, _ = st.(historyQueue)
 	return r
@@ -143,6 +145,26 @@ func (r *recorder) write(ctx context.Context, batch []*record) []error {
 func (r *recorder) writeNow(ctx context.Context, batch []*record) ([]error, []bool) {
 	errs := make([]error, len(batch))
 	saved := make([]bool, len(batch))
+	if r.rec != nil {
+		// One transaction: every row and charge, or none.
+		scans := make([]store.Scan, len(batch))
+		var charges []store.Charge
+		for i, rec := range batch {
+			scans[i] = rec.scan
+			charges = charge(charges, rec.scan.KeyID, rec.day)
+		}
+		if _, err := r.rec.RecordScans(ctx, scans, charges); err != nil {
+			err = fmt.Errorf("record %d scans: %w", len(scans), err)
+			for i := range errs {
+				errs[i] = err
+			}
+			return errs, saved
+		}
+		for i := range saved {
+			saved[i] = true
+		}
+		return errs, saved
+	}
 	if r.batch != nil && len(batch) > 1 {
 		scans := make([]store.Scan, len(batch))
 		for i, rec := range batch {
@@ -184,4 +206,16 @@ func (r *recorder) writeNow(ctx context.Context, batch []*record) ([]error, []bo
 		}
 	}
 	return errs, saved
+}
+
+// charge adds one scan charged to key on day to charges (one entry per
+// key and day; a batch holds few keys, so a scan beats a map).
+func charge(charges []store.Charge, key, day string) []store.Charge {
+	for i := range charges {
+		if charges[i].KeyID == key && charges[i].Day == day {
+			charges[i].N++
+			return charges
+		}
+	}
+	return append(charges, store.Charge{KeyID: key, Day: day, N: 1})
 }

@@ -19,6 +19,7 @@ import (
 type countingStore struct {
 	store.Store
 	batch   store.BatchSaver
+	rec     store.ScanRecorder
 	batches atomic.Int64
 	singles atomic.Int64
 	fail    atomic.Bool
@@ -40,6 +41,14 @@ func (c *countingStore) SaveScans(ctx context.Context, s []store.Scan) error {
 	return c.batch.SaveScans(ctx, s)
 }
 
+func (c *countingStore) RecordScans(ctx context.Context, s []store.Scan, charges []store.Charge) ([]int64, error) {
+	c.batches.Add(1)
+	if c.fail.Load() {
+		return nil, errors.New("disk full")
+	}
+	return c.rec.RecordScans(ctx, s, charges)
+}
+
 func openCounting(t *testing.T) *countingStore {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"), sqlite.Options{})
@@ -50,7 +59,7 @@ func openCounting(t *testing.T) *countingStore {
 	if err := st.CreateKey(context.Background(), store.Key{ID: "key_a", Plan: "free", Prefix: "trk_a", CreatedAt: time.Now()}, []byte("a")); err != nil {
 		t.Fatal(err)
 	}
-	return &countingStore{Store: st, batch: st}
+	return &countingStore{Store: st, batch: st, rec: st}
 }
 
 func TestRecorderGroupCommit(t *testing.T) {

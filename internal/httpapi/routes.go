@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"net/http"
+	"path"
+	"strings"
 
 	"github.com/tokenrisk/tokenrisk/internal/fault"
 )
@@ -24,6 +26,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /readyz", s.handleReadyz)
 	if s.metrics != nil {
 		mux.Handle("GET /metrics", s.metrics.Handler())
+	}
+	if s.pages != nil {
+		s.pages.Register(mux) // HTML pages and badges; API paths stay problem+json
 	}
 
 	const get = "GET, HEAD"
@@ -52,4 +57,34 @@ func (s *Server) methodNotAllowed(allow string) http.Handler {
 		w.Header().Set("Allow", allow)
 		s.writeProblem(w, r, fault.MethodNotAllowed, r.Method+" is not allowed here; use "+allow)
 	})
+}
+
+// cleanPaths answers a path that is not canonical (dot segments, repeated
+// slashes, no leading slash) with a 404 problem before the mux sees it:
+// the mux would redirect it, and a redirect (with an HTML body) is not an
+// answer of this API.
+func (s *Server) cleanPaths(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; r.Method != http.MethodConnect && cleanPath(p) != p {
+			s.writeProblem(w, r, fault.NotFound, "no such endpoint: the path must be canonical (no \".\" or \"..\" segments, no repeated slashes)")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// cleanPath is the canonical form of p the mux redirects to: rooted, dot
+// segments resolved, slashes single, a trailing slash kept.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if strings.HasSuffix(p, "/") && np != "/" {
+		np += "/"
+	}
+	return np
 }

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -46,9 +45,9 @@ func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) 
 		s.writeError(w, r, err)
 		return
 	}
-	b, err := json.Marshal(rep)
+	b, err := rep.Encode()
 	if err != nil {
-		s.writeError(w, r, fmt.Errorf("encode report: %w", err))
+		s.writeError(w, r, err)
 		return
 	}
 	if err := s.record(r.Context(), a, rep, b); err != nil {

@@ -57,6 +57,13 @@ type Deps struct {
 	Logger  *slog.Logger
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Pages, if not nil, adds the web pages and badges beside the API.
+	Pages Pages
+}
+
+// Pages are routes served beside the API (*web.Pages implements it).
+type Pages interface {
+	Register(mux *http.ServeMux)
 }
 
 // Server is the API's http.Handler.
@@ -73,6 +80,7 @@ type Server struct {
 	metrics      *metrics.Metrics
 	log          *slog.Logger
 	now          func() time.Time
+	pages        Pages
 	handler      http.Handler
 }
 
@@ -93,6 +101,7 @@ func NewServer(d Deps) (*Server, error) {
 		metrics:      d.Metrics,
 		log:          d.Logger,
 		now:          d.Now,
+		pages:        d.Pages,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -103,7 +112,7 @@ func NewServer(d Deps) (*Server, error) {
 	if s.checks == nil {
 		s.checks = []Check{StoreCheck("store", d.Store)}
 	}
-	s.handler = s.observe(s.routes())
+	s.handler = s.observe(s.cleanPaths(s.routes()))
 	return s, nil
 }
 

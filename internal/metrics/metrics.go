@@ -21,6 +21,7 @@ type Metrics struct {
 	scanDuration *prometheus.HistogramVec
 	upstream     *prometheus.CounterVec
 	queueDepth   *prometheus.GaugeVec
+	scanLimit    prometheus.Gauge
 	cache        *prometheus.CounterVec
 	dedupe       prometheus.Counter
 }
@@ -51,6 +52,10 @@ func New() *Metrics {
 			Name: "tokenrisk_admission_queue_depth",
 			Help: "Scans waiting for admission, by queue priority.",
 		}, []string{"priority"}),
+		scanLimit: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "tokenrisk_admission_scan_limit",
+			Help: "The adaptive limit on uncached scans running at once.",
+		}),
 		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tokenrisk_scan_cache_total",
 			Help: "Scan cache lookups by result (hit or miss).",
@@ -60,7 +65,7 @@ func New() *Metrics {
 			Help: "Scans answered by sharing an identical scan already in flight.",
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.scanDuration, m.upstream, m.queueDepth, m.cache, m.dedupe,
+	m.reg.MustRegister(m.requests, m.latency, m.scanDuration, m.upstream, m.queueDepth, m.scanLimit, m.cache, m.dedupe,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, p := range []string{"low", "normal", "high"} {
 		m.queueDepth.WithLabelValues(p).Set(0)
@@ -90,6 +95,9 @@ func (m *Metrics) ScanDuration(chain string, d time.Duration) {
 func (m *Metrics) Upstream(chain, method string) {
 	m.upstream.WithLabelValues(chain, method).Inc()
 }
+
+// ScanLimit sets the adaptive limit on uncached scans.
+func (m *Metrics) ScanLimit(n int) { m.scanLimit.Set(float64(n)) }
 
 // QueueDepth sets the number of scans waiting at priority.
 func (m *Metrics) QueueDepth(priority string, n int) {

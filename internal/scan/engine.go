@@ -14,6 +14,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tokenrisk/tokenrisk/internal/admission"
 	"github.com/tokenrisk/tokenrisk/internal/cache"
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/fault"
@@ -31,6 +32,8 @@ type Group interface {
 type Observer interface {
 	ScanDuration(chain string, d time.Duration)
 	QueueDepth(priority string, n int)
+	// ScanLimit is the adaptive limit on uncached scans, when recomputed.
+	ScanLimit(n int)
 	CacheLookup(hit bool)
 	DedupeShared()
 }
@@ -43,15 +46,24 @@ type EngineOptions struct {
 	// change after NewEngine.
 	Registry  *chains.Registry
 	Catalogue *risk.Catalogue
-	// Cache holds reports for CacheTTL; nil or a zero TTL disables it.
+	// Cache holds complete reports for CacheTTL (degraded ones are never
+	// cached); nil or a zero TTL disables it.
 	Cache    cache.Cache
 	CacheTTL time.Duration
 	// Dedupe shares identical scans in flight; nil runs each scan itself.
 	Dedupe Group
 	// ScanTimeout bounds one adapter assessment (default 20s).
 	ScanTimeout time.Duration
-	// MaxConcurrent is how many uncached scans run at once (default 32).
-	MaxConcurrent int
+	// MaxConcurrent and MinConcurrent bound how many uncached scans run at
+	// once (defaults 32 and 4): the limit adapts between them to the
+	// latency scans are measured at (see internal/admission).
+	MaxConcurrent, MinConcurrent int
+	// PremiumReserve is the share of that limit only high-priority scans
+	// may use (default 0.25; negative means none).
+	PremiumReserve float64
+	// LatencyTolerance is how much slower than at no load scans may run
+	// before the limit shrinks (default 1.25).
+	LatencyTolerance float64
 	// QueueLimit is how many low or normal priority scans may wait each
 	// (default 64; negative means none may wait).
 	QueueLimit int
@@ -77,7 +89,7 @@ type Engine struct {
 	ttl       time.Duration
 	dedupe    Group
 	timeout   time.Duration
-	admission *admission
+	admission *admission.Controller
 	version   string
 	now       func() time.Time
 	newID     func() string
@@ -146,17 +158,16 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 	if e.version == "" {
 		e.version = "dev"
 	}
-	slots, limit := opts.MaxConcurrent, opts.QueueLimit
-	if slots <= 0 {
-		slots = 32
-	}
-	switch {
-	case limit == 0:
-		limit = 64
-	case limit < 0:
-		limit = 0
-	}
-	e.admission = newAdmission(slots, limit, func(p Priority, n int) { e.obs.QueueDepth(p.String(), n) })
+	e.admission = admission.New(admission.Options{
+		MinLimit:   opts.MinConcurrent,
+		MaxLimit:   opts.MaxConcurrent,
+		Reserve:    opts.PremiumReserve,
+		Tolerance:  opts.LatencyTolerance,
+		QueueLimit: opts.QueueLimit,
+		Depth:      func(c admission.Class, n int) { e.obs.QueueDepth(priorityOf(c).String(), n) },
+		OnLimit:    e.obs.ScanLimit,
+		Now:        e.now,
+	})
 	return e, nil
 }
 
@@ -258,6 +269,7 @@ func (e *Engine) Scan(ctx context.Context, req ScanRequest) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.stored = newStored(b)
 	r.ScanID = e.newID()
 	r.DurationMS = e.now().Sub(start).Milliseconds()
 	return r, nil
@@ -269,7 +281,7 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 	// Waiting is bounded too: past the scan deadline a waiting request is
 	// answered overloaded rather than left to the server's write timeout.
 	wctx, wcancel := context.WithTimeout(ctx, e.timeout)
-	release, err := e.admission.acquire(wctx, p)
+	release, err := e.admission.Acquire(wctx, p.class())
 	wcancel()
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
@@ -277,13 +289,22 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 		}
 		return nil, err
 	}
-	defer release()
+	outcome := admission.Ignored
+	defer func() { release(outcome) }()
 	// The scan outlives a client that hangs up: others may share it and
 	// its result is cached.
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), e.timeout)
 	defer cancel()
 	start := e.now()
 	as, err := safeAssess(actx, a, Request{Address: addr, Chains: planChains})
+	// The admission limit learns from the time scans take: a whole scan
+	// is a sample, one that ran out of time a sign of overload.
+	switch {
+	case errors.Is(actx.Err(), context.DeadlineExceeded):
+		outcome = admission.TimedOut
+	case err == nil:
+		outcome = admission.Succeeded
+	}
 	if err != nil {
 		var fe *fault.Error
 		if !errors.As(err, &fe) && errors.Is(actx.Err(), context.DeadlineExceeded) {
@@ -304,7 +325,9 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: encode report: %w", addr.Canonical, err)
 	}
-	if e.cache != nil && e.ttl > 0 {
+	// A degraded report is never cached: the next scan asks the chain
+	// again, and its complete result is the one cached.
+	if e.cache != nil && e.ttl > 0 && r.Completeness == AllChecked {
 		// A cache that fails to store costs a future scan, not this one.
 		_ = e.cache.Set(actx, key, b, e.ttl)
 	}
@@ -361,6 +384,7 @@ func (m *reportMemo) decode(key string, b []byte) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.stored = newStored(b)
 	m.mu.Lock()
 	if len(m.m) >= memoSize {
 		clear(m.m)
@@ -374,14 +398,18 @@ type nopObserver struct{}
 
 func (nopObserver) ScanDuration(string, time.Duration) {}
 func (nopObserver) QueueDepth(string, int)             {}
+func (nopObserver) ScanLimit(int)                      {}
 func (nopObserver) CacheLookup(bool)                   {}
 func (nopObserver) DedupeShared()                      {}
 
 // Queued returns how many scans wait for admission.
 func (e *Engine) Queued() int {
-	e.admission.mu.Lock()
-	defer e.admission.mu.Unlock()
-	return e.admission.queued()
+	s := e.admission.Stats()
+	n := 0
+	for _, w := range s.Waiting {
+		n += w
+	}
+	return n
 }
 
 // ChainKeys returns every configured chain's key (enabled or not), sorted,

@@ -101,8 +101,8 @@ func TestScanBuildsAScoredReport(t *testing.T) {
 	if r.ScanID == "" || r.EngineVersion != "test-1" || r.ScannedAt.IsZero() || r.Cached {
 		t.Errorf("report envelope not filled: id=%q version=%q at=%v cached=%v", r.ScanID, r.EngineVersion, r.ScannedAt, r.Cached)
 	}
-	if r.OverallRiskScore != 50 || r.RiskLevel != risk.LevelMedium || !r.HasFlag(risk.OwnerCanMint) {
-		t.Errorf("score %v level %v, want 50 medium with OWNER_CAN_MINT", r.OverallRiskScore, r.RiskLevel)
+	if r.OverallRiskScore != 60 || r.RiskLevel != risk.LevelHigh || !r.HasFlag(risk.OwnerCanMint) {
+		t.Errorf("score %v level %v, want 60 high with OWNER_CAN_MINT", r.OverallRiskScore, r.RiskLevel)
 	}
 	if r.Disclaimer != scan.Disclaimer {
 		t.Errorf("disclaimer = %q", r.Disclaimer)

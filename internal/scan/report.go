@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/chains"
@@ -24,6 +25,18 @@ const (
 	Complete    Status = "complete"
 	Partial     Status = "partial"
 	Unavailable Status = "unavailable"
+)
+
+// Completeness says whether every check the configuration enables ran.
+type Completeness string
+
+// Report completeness values.
+const (
+	// AllChecked: every enabled check ran.
+	AllChecked Completeness = "complete"
+	// Degraded: at least one check could not run (node error, deadline,
+	// refused query); Report.Unchecked names them.
+	Degraded Completeness = "degraded"
 )
 
 // Request is what an adapter is asked to assess.
@@ -73,6 +86,10 @@ type Assessment struct {
 	Holder         Section
 	Checklist      Checklist
 	Warnings       []string
+	// Unchecked names the checks that could not run (risk.Check* names);
+	// NotConfigured those the operator turned off (e.g. no explorer).
+	Unchecked     []string
+	NotConfigured []string
 }
 
 // Analysis is one analysis object of a report.
@@ -137,29 +154,38 @@ func (a *Analysis) UnmarshalJSON(b []byte) error {
 
 // Report is the 200 response of a scan (SPEC §3).
 type Report struct {
-	ScanID            string      `json:"scan_id"`
-	Address           string      `json:"address"`
-	Chain             string      `json:"chain"`
-	ChainID           *int64      `json:"chain_id"`
-	AlsoDeployedOn    []string    `json:"also_deployed_on"`
-	TokenName         string      `json:"token_name"`
-	TokenSymbol       string      `json:"token_symbol"`
-	Decimals          *int        `json:"decimals"`
-	TotalSupply       *string     `json:"total_supply"`
-	OverallRiskScore  float64     `json:"overall_risk_score"`
-	RiskLevel         risk.Level  `json:"risk_level"`
-	ContractAnalysis  Analysis    `json:"contract_analysis"`
-	LiquidityAnalysis Analysis    `json:"liquidity_analysis"`
-	DeployerAnalysis  Analysis    `json:"deployer_analysis"`
-	HolderAnalysis    Analysis    `json:"holder_analysis"`
-	SafetyChecklist   Checklist   `json:"safety_checklist"`
-	RiskFlags         []risk.Flag `json:"risk_flags"`
-	Warnings          []string    `json:"warnings"`
-	ScannedAt         time.Time   `json:"scanned_at"`
-	DurationMS        int64       `json:"duration_ms"`
-	Cached            bool        `json:"cached"`
-	EngineVersion     string      `json:"engine_version"`
-	Disclaimer        string      `json:"disclaimer"`
+	ScanID           string     `json:"scan_id"`
+	Address          string     `json:"address"`
+	Chain            string     `json:"chain"`
+	ChainID          *int64     `json:"chain_id"`
+	AlsoDeployedOn   []string   `json:"also_deployed_on"`
+	TokenName        string     `json:"token_name"`
+	TokenSymbol      string     `json:"token_symbol"`
+	Decimals         *int       `json:"decimals"`
+	TotalSupply      *string    `json:"total_supply"`
+	OverallRiskScore float64    `json:"overall_risk_score"`
+	RiskLevel        risk.Level `json:"risk_level"`
+	// Completeness is complete when every check the configuration
+	// enables ran, degraded when one could not (named in Unchecked).
+	Completeness      Completeness `json:"completeness"`
+	Unchecked         []string     `json:"unchecked"`
+	NotConfigured     []string     `json:"not_configured"`
+	ContractAnalysis  Analysis     `json:"contract_analysis"`
+	LiquidityAnalysis Analysis     `json:"liquidity_analysis"`
+	DeployerAnalysis  Analysis     `json:"deployer_analysis"`
+	HolderAnalysis    Analysis     `json:"holder_analysis"`
+	SafetyChecklist   Checklist    `json:"safety_checklist"`
+	RiskFlags         []risk.Flag  `json:"risk_flags"`
+	Warnings          []string     `json:"warnings"`
+	ScannedAt         time.Time    `json:"scanned_at"`
+	DurationMS        int64        `json:"duration_ms"`
+	Cached            bool         `json:"cached"`
+	EngineVersion     string       `json:"engine_version"`
+	Disclaimer        string       `json:"disclaimer"`
+
+	// stored is the encoding the engine answered this report from, if any
+	// (see Encode).
+	stored *stored
 }
 
 // HasFlag reports whether the report raised code.
@@ -172,13 +198,21 @@ func (r *Report) HasFlag(code string) bool {
 	return false
 }
 
-// Build turns an adapter's assessment into a scored report.
+// Build turns an adapter's assessment into a scored report. A check that
+// could not run makes the report degraded: it carries SCAN_INCOMPLETE and
+// its level respects the missing checks' floor (risk.Catalogue.Score).
 func Build(cat *risk.Catalogue, addr chains.Address, a *Assessment) *Report {
 	var flags []risk.Flag
 	for _, s := range []Section{a.Contract, a.Liquidity, a.Deployer, a.Holder} {
 		flags = append(flags, s.Flags...)
 	}
-	res := cat.Score(flags)
+	unchecked, notConfigured := checkNames(a.Unchecked), checkNames(a.NotConfigured)
+	completeness := AllChecked
+	if len(unchecked) > 0 {
+		completeness = Degraded
+		flags = append(flags, risk.IncompleteFlag(unchecked))
+	}
+	res := cat.Score(flags, unchecked...)
 	section := func(s Section, c risk.Category) Analysis {
 		st := s.Status
 		if st == "" {
@@ -208,6 +242,9 @@ func Build(cat *risk.Catalogue, addr chains.Address, a *Assessment) *Report {
 		TotalSupply:       a.Token.TotalSupply,
 		OverallRiskScore:  res.Overall,
 		RiskLevel:         res.Level,
+		Completeness:      completeness,
+		Unchecked:         unchecked,
+		NotConfigured:     notConfigured,
 		ContractAnalysis:  section(a.Contract, risk.Contract),
 		LiquidityAnalysis: section(a.Liquidity, risk.Liquidity),
 		DeployerAnalysis:  section(a.Deployer, risk.Deployer),
@@ -217,4 +254,12 @@ func Build(cat *risk.Catalogue, addr chains.Address, a *Assessment) *Report {
 		Warnings:          warnings,
 		Disclaimer:        Disclaimer,
 	}
+}
+
+// checkNames sorts and deduplicates check names (never nil: JSON []).
+func checkNames(names []string) []string {
+	out := make([]string, 0, len(names))
+	out = append(out, names...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }

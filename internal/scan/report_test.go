@@ -98,3 +98,53 @@ func TestAnalysisRejectsNonObjectEvidence(t *testing.T) {
 		t.Error("array evidence was accepted")
 	}
 }
+
+// TestBuildCompleteness: checks that could not run make a degraded report
+// with SCAN_INCOMPLETE, listed apart from the checks the operator turned
+// off; a report with only turned-off checks is complete. Both survive a
+// JSON round trip (the cache and the history store reports as JSON).
+func TestBuildCompleteness(t *testing.T) {
+	addr, err := chains.ParseAddress("0x6982508145454ce325ddbe47a25d4ec3d2311933")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := risk.NewCatalogue()
+	t.Run("turned off is complete", func(t *testing.T) {
+		r := scan.Build(cat, addr, &scan.Assessment{Chain: "devnet", NotConfigured: []string{risk.CheckSourceVerification, risk.CheckCreatorHistory}})
+		if r.Completeness != scan.AllChecked || len(r.Unchecked) != 0 || r.HasFlag(risk.ScanIncomplete) || r.RiskLevel != risk.Minimal {
+			t.Errorf("completeness %s unchecked %v flags %v level %s, want complete minimal", r.Completeness, r.Unchecked, r.RiskFlags, r.RiskLevel)
+		}
+		b, _ := json.Marshal(r)
+		if !strings.Contains(string(b), `"completeness":"complete","unchecked":[],"not_configured":["creator_history","source_verification"]`) {
+			t.Errorf("JSON %s", b)
+		}
+	})
+	t.Run("could not run is degraded", func(t *testing.T) {
+		a := &scan.Assessment{Chain: "devnet", Unchecked: []string{risk.CheckSimulation, risk.CheckHolders, risk.CheckSimulation}}
+		r := scan.Build(cat, addr, a)
+		if r.Completeness != scan.Degraded || !r.HasFlag(risk.ScanIncomplete) {
+			t.Fatalf("completeness %s flags %v, want degraded with SCAN_INCOMPLETE", r.Completeness, r.RiskFlags)
+		}
+		if strings.Join(r.Unchecked, ",") != "holders,simulation" || r.NotConfigured == nil {
+			t.Errorf("unchecked %v not_configured %v, want sorted unique names and []", r.Unchecked, r.NotConfigured)
+		}
+		if levelRank(r.RiskLevel) < levelRank(risk.LevelMedium) {
+			t.Errorf("level %s with no simulation and no holders, want at least medium", r.RiskLevel)
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back scan.Report
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if back.Completeness != scan.Degraded || strings.Join(back.Unchecked, ",") != "holders,simulation" || !back.HasFlag(risk.ScanIncomplete) {
+			t.Errorf("round trip: %+v", back)
+		}
+	})
+}
+
+func levelRank(l risk.Level) int {
+	return map[risk.Level]int{risk.Minimal: 0, risk.LevelLow: 1, risk.LevelMedium: 2, risk.LevelHigh: 3, risk.LevelCritical: 4}[l]
+}

@@ -84,6 +84,22 @@ type BatchSaver interface {
 	SaveScans(ctx context.Context, scans []Scan) error
 }
 
+// Charge is N scans charged to a key's usage counter on Day.
+type Charge struct {
+	KeyID string
+	Day   string
+	N     int64
+}
+
+// ScanRecorder is implemented by stores that save scans and charge usage
+// in one transaction: every row and charge is written, or none is (a
+// retry neither loses a row nor charges twice). Like SaveScan, a scan
+// whose ID is already stored is skipped. It returns each charge's new
+// total.
+type ScanRecorder interface {
+	RecordScans(ctx context.Context, scans []Scan, charges []Charge) ([]int64, error)
+}
+
 // ParseDay checks a usage day ("2006-01-02").
 func ParseDay(day string) error {
 	if _, err := time.Parse(time.DateOnly, day); err != nil {

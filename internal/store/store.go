@@ -68,6 +68,9 @@ type Store interface {
 	// ExportScans streams every scan matching f (Limit and Cursor ignored)
 	// to fn, newest first, without holding them all in memory.
 	ExportScans(ctx context.Context, f ScanFilter, fn func(Scan) error) error
+	// LatestScan returns the newest scan of the canonical address by any
+	// key (what a public badge or token page shows), or ErrNotFound.
+	LatestScan(ctx context.Context, address string) (Scan, error)
 
 	// AddUsage adds n charged scans to the key's counter for day (UTC,
 	// "2006-01-02") and returns the new total.

@@ -38,8 +38,9 @@ type Store struct {
 }
 
 var (
-	_ store.Store      = (*Store)(nil)
-	_ store.BatchSaver = (*Store)(nil)
+	_ store.Store        = (*Store)(nil)
+	_ store.BatchSaver   = (*Store)(nil)
+	_ store.ScanRecorder = (*Store)(nil)
 )
 
 const scanColumns = `id, key_id, address, chain, risk_level, score, cached, scanned_at, report`
@@ -241,6 +242,21 @@ func (s *Store) SaveScans(ctx context.Context, scans []store.Scan) error {
 	if len(scans) == 0 {
 		return nil
 	}
+	_, err := s.pool.Exec(ctx, insertScans+` ON CONFLICT (id) DO NOTHING`, scanColumnsOf(scans)...)
+	if err != nil {
+		return fmt.Errorf("postgres: save %d scans: %w", len(scans), err)
+	}
+	return nil
+}
+
+// insertScans inserts the rows of scanColumnsOf's arrays ($1 to $9).
+const insertScans = `INSERT INTO scans (` + scanColumns + `)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+		                     $6::float8[], $7::bool[], $8::timestamptz[], $9::bytea[])`
+
+// scanColumnsOf returns scans as one array per column, in scanColumns'
+// order.
+func scanColumnsOf(scans []store.Scan) []any {
 	var (
 		ids, keys, addrs, chains, levels = make([]string, len(scans)), make([]string, len(scans)),
 			make([]string, len(scans)), make([]string, len(scans)), make([]string, len(scans))
@@ -253,14 +269,49 @@ func (s *Store) SaveScans(ctx context.Context, scans []store.Scan) error {
 		ids[i], keys[i], addrs[i], chains[i], levels[i] = sc.ID, sc.KeyID, sc.Address, sc.Chain, sc.RiskLevel
 		scores[i], cached[i], at[i], reports[i] = sc.Score, sc.Cached, sc.ScannedAt, reportBytes(sc.Report)
 	}
-	_, err := s.pool.Exec(ctx, `INSERT INTO scans (`+scanColumns+`)
-		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-		                     $6::float8[], $7::bool[], $8::timestamptz[], $9::bytea[])
-		ON CONFLICT (id) DO NOTHING`, ids, keys, addrs, chains, levels, scores, cached, at, reports)
-	if err != nil {
-		return fmt.Errorf("postgres: save %d scans: %w", len(scans), err)
+	return []any{ids, keys, addrs, chains, levels, scores, cached, at, reports}
+}
+
+// RecordScans saves scans and applies charges in one statement (one
+// round trip, one transaction) and returns each charge's new total.
+// Charges must name distinct key and day pairs.
+func (s *Store) RecordScans(ctx context.Context, scans []store.Scan, charges []store.Charge) ([]int64, error) {
+	keys, days, counts := make([]string, len(charges)), make([]string, len(charges)), make([]int64, len(charges))
+	for i, c := range charges {
+		if err := store.ParseDay(c.Day); err != nil {
+			return nil, err
+		}
+		keys[i], days[i], counts[i] = c.KeyID, c.Day, c.N
 	}
-	return nil
+	args := append(scanColumnsOf(scans), keys, days, counts)
+	rows, err := s.pool.Query(ctx, `WITH saved AS (`+insertScans+` ON CONFLICT (id) DO NOTHING)
+		INSERT INTO usage (key_id, day, count)
+		SELECT * FROM unnest($10::text[], $11::text[], $12::bigint[])
+		ON CONFLICT (key_id, day) DO UPDATE SET count = usage.count + excluded.count
+		RETURNING key_id, day, count`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: record %d scans: %w", len(scans), err)
+	}
+	defer rows.Close()
+	totals := make([]int64, len(charges))
+	for rows.Next() {
+		var (
+			key, day string
+			total    int64
+		)
+		if err := rows.Scan(&key, &day, &total); err != nil {
+			return nil, fmt.Errorf("postgres: record %d scans: %w", len(scans), err)
+		}
+		for i, c := range charges {
+			if c.KeyID == key && c.Day == day {
+				totals[i] = total
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: record %d scans: %w", len(scans), err)
+	}
+	return totals, nil
 }
 
 func scanScan(row pgx.Row) (store.Scan, error) {
@@ -283,6 +334,20 @@ func (s *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan,
 	}
 	if err != nil {
 		return store.Scan{}, fmt.Errorf("postgres: find scan %s: %w", scanID, err)
+	}
+	return sc, nil
+}
+
+// LatestScan returns the newest scan of address by any key, or
+// store.ErrNotFound.
+func (s *Store) LatestScan(ctx context.Context, address string) (store.Scan, error) {
+	sc, err := scanScan(s.pool.QueryRow(ctx, `SELECT `+scanColumns+` FROM scans WHERE address = $1
+		ORDER BY scanned_at DESC, id DESC LIMIT 1`, address))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Scan{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Scan{}, fmt.Errorf("postgres: latest scan of %s: %w", address, err)
 	}
 	return sc, nil
 }

@@ -44,6 +44,7 @@ type Store struct {
 	keyByHash   *sql.Stmt
 	findScans   *sql.Stmt
 	findScan    *sql.Stmt
+	latestScan  *sql.Stmt
 	usage       *sql.Stmt
 	revokeKey   *sql.Stmt
 	createKey   *sql.Stmt
@@ -52,8 +53,9 @@ type Store struct {
 }
 
 var (
-	_ store.Store      = (*Store)(nil)
-	_ store.BatchSaver = (*Store)(nil)
+	_ store.Store        = (*Store)(nil)
+	_ store.BatchSaver   = (*Store)(nil)
+	_ store.ScanRecorder = (*Store)(nil)
 )
 
 const scanColumns = `id, key_id, address, chain, risk_level, score, cached, scanned_at, report`
@@ -184,6 +186,8 @@ func (s *Store) prepare(ctx context.Context) error {
 		{&s.listKeys, s.read, `SELECT id, name, plan, prefix, created_at, revoked_at FROM keys ORDER BY created_at, id`},
 		{&s.usage, s.read, `SELECT count FROM usage WHERE key_id = ? AND day = ?`},
 		{&s.findScan, s.read, `SELECT ` + scanColumns + ` FROM scans WHERE id = ? AND key_id = ?`},
+		{&s.latestScan, s.read, `SELECT ` + scanColumns + ` FROM scans WHERE address = ?
+			ORDER BY scanned_at DESC, id DESC LIMIT 1`},
 		{&s.findScans, s.read, `SELECT ` + scanColumns + ` FROM scans
 			WHERE key_id = ?1 AND (?2 = '' OR chain = ?2) AND (?3 = '' OR risk_level = ?3)
 			  AND scanned_at >= ?4 AND scanned_at < ?5 AND (scanned_at, id) < (?6, ?7)
@@ -337,6 +341,42 @@ func (s *Store) SaveScans(ctx context.Context, scans []store.Scan) error {
 	return nil
 }
 
+// RecordScans saves scans and applies charges in one transaction and
+// returns each charge's new total.
+func (s *Store) RecordScans(ctx context.Context, scans []store.Scan, charges []store.Charge) ([]int64, error) {
+	for _, c := range charges {
+		if err := store.ParseDay(c.Day); err != nil {
+			return nil, err
+		}
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: record scans: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if len(scans) > 0 {
+		ins := tx.StmtContext(ctx, s.insertScan)
+		for _, sc := range scans {
+			if _, err := ins.ExecContext(ctx, scanArgs(sc)...); err != nil {
+				return nil, fmt.Errorf("sqlite: save scan %s: %w", sc.ID, err)
+			}
+		}
+	}
+	totals := make([]int64, len(charges))
+	if len(charges) > 0 {
+		add := tx.StmtContext(ctx, s.addUsage)
+		for i, c := range charges {
+			if err := add.QueryRowContext(ctx, c.KeyID, c.Day, c.N).Scan(&totals[i]); err != nil {
+				return nil, fmt.Errorf("sqlite: add usage: %w", err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("sqlite: record scans: %w", err)
+	}
+	return totals, nil
+}
+
 func scanScan(row scanner) (store.Scan, error) {
 	var (
 		sc store.Scan
@@ -358,6 +398,19 @@ func (s *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan,
 	}
 	if err != nil {
 		return store.Scan{}, fmt.Errorf("sqlite: find scan %s: %w", scanID, err)
+	}
+	return sc, nil
+}
+
+// LatestScan returns the newest scan of address by any key, or
+// store.ErrNotFound.
+func (s *Store) LatestScan(ctx context.Context, address string) (store.Scan, error) {
+	sc, err := scanScan(s.latestScan.QueryRowContext(ctx, address))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Scan{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Scan{}, fmt.Errorf("sqlite: latest scan of %s: %w", address, err)
 	}
 	return sc, nil
 }

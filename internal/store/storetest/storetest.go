@@ -34,6 +34,7 @@ func Run(t *testing.T, open Open) {
 		{"ConcurrentAddUsageIsAtomic", testConcurrentUsage},
 		{"SaveAndFindScan", testSaveAndFindScan},
 		{"SaveScanTwiceKeepsTheFirst", testSaveScanTwice},
+		{"RecordScans", testRecordScans},
 		{"FindScansFilters", testFilters},
 		{"Pagination", testPagination},
 		{"PaginationWithNewerInserts", testPaginationWithInserts},
@@ -42,6 +43,7 @@ func Run(t *testing.T, open Open) {
 		{"Export", testExport},
 		{"ExportStopsOnError", testExportStops},
 		{"Export100k", testExport100k},
+		{"LatestScanOfAddress", testLatestScan},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -248,6 +250,52 @@ func assertScan(t *testing.T, got, want store.Scan) {
 		!got.ScannedAt.Equal(want.ScannedAt) || got.ScannedAt.Location() != time.UTC ||
 		!bytes.Equal(got.Report, want.Report) {
 		t.Errorf("scan\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// testRecordScans: rows and usage charges written together; each
+// charge's new total returned; a stored ID skipped, its charge applied.
+func testRecordScans(t *testing.T, s store.Store) {
+	rec, ok := s.(store.ScanRecorder)
+	if !ok {
+		t.Skip("store does not record scans and usage in one transaction")
+	}
+	ctx := context.Background()
+	if _, err := s.AddUsage(ctx, "key_a", "2026-11-21", 2); err != nil {
+		t.Fatal(err)
+	}
+	first := []store.Scan{newScan("scn_r1", "key_a", "ethereum", "low", t0), newScan("scn_r2", "key_b", "bsc", "high", t0.Add(time.Second))}
+	totals, err := rec.RecordScans(ctx, first, []store.Charge{{KeyID: "key_a", Day: "2026-11-21", N: 1}, {KeyID: "key_b", Day: "2026-11-21", N: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(totals) != 2 || totals[0] != 3 || totals[1] != 1 {
+		t.Errorf("totals %v, want [3 1]", totals)
+	}
+	again := newScan("scn_r1", "key_a", "solana", "critical", t0)
+	totals, err = rec.RecordScans(ctx, []store.Scan{again, newScan("scn_r3", "key_a", "ethereum", "low", t0)},
+		[]store.Charge{{KeyID: "key_a", Day: "2026-11-21", N: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(totals) != 1 || totals[0] != 5 {
+		t.Errorf("totals %v, want [5]", totals)
+	}
+	got, err := s.FindScan(ctx, "key_a", "scn_r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertScan(t, got, first[0])
+	for key, want := range map[string]int64{"key_a": 5, "key_b": 1} {
+		if n, err := s.Usage(ctx, key, "2026-11-21"); err != nil || n != want {
+			t.Errorf("usage of %s: %d (%v), want %d", key, n, err, want)
+		}
+	}
+	if _, err := rec.RecordScans(ctx, nil, []store.Charge{{KeyID: "key_a", Day: "21/11/2026", N: 1}}); err == nil {
+		t.Error("a charge on an invalid day was accepted")
+	}
+	if n, _ := s.Usage(ctx, "key_a", "2026-11-21"); n != 5 {
+		t.Errorf("usage of key_a after a refused charge: %d, want 5", n)
 	}
 }
 
@@ -560,5 +608,42 @@ func testExport100k(t *testing.T, s store.Store) {
 	t.Logf("exported %d rows in %v; live heap grew by at most %d MiB", n, time.Since(begin).Round(time.Millisecond), grew>>20)
 	if grew > 64<<20 {
 		t.Errorf("heap grew by %d MiB while exporting: rows are being held in memory", grew>>20)
+	}
+}
+
+func testLatestScan(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	const addr = "0x6982508145454Ce325dDbE47a25d4ec3d2311933"
+	if _, err := s.LatestScan(ctx, addr); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("LatestScan of an address never scanned: %v, want ErrNotFound", err)
+	}
+	at := func(id, key, address string, d time.Duration) store.Scan {
+		sc := newScan(id, key, "ethereum", "high", t0.Add(d))
+		sc.Address = address
+		return sc
+	}
+	// Scans of other addresses (one newer, one differing only in case)
+	// and of several keys; the newest of addr is key_b's, and a tie on
+	// time goes to the greater id, as in history order.
+	save(t, s,
+		at("a1", "key_a", addr, 0),
+		at("a3", "key_b", addr, 2*time.Minute),
+		at("a2", "key_a", addr, time.Minute),
+		at("a0", "key_c", addr, 2*time.Minute),
+		at("b1", "key_a", "0x"+strings.Repeat("cd", 20), 5*time.Minute),
+		at("b2", "key_a", strings.ToLower(addr), 6*time.Minute))
+	got, err := s.LatestScan(ctx, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != "a3" || got.KeyID != "key_b" || !got.ScannedAt.Equal(t0.Add(2*time.Minute)) {
+		t.Errorf("LatestScan = %s by %s at %v, want a3 by key_b at %v", got.ID, got.KeyID, got.ScannedAt, t0.Add(2*time.Minute))
+	}
+	if string(got.Report) != `{"scan_id":"a3"}` {
+		t.Errorf("LatestScan report = %s, want the stored bytes", got.Report)
+	}
+	save(t, s, at("a4", "key_a", addr, 3*time.Minute))
+	if got, err := s.LatestScan(ctx, addr); err != nil || got.ID != "a4" {
+		t.Errorf("after a newer scan: LatestScan = %s, %v; want a4", got.ID, err)
 	}
 }

@@ -94,8 +94,9 @@ type usageKey struct{ key, day string }
 const maxKnown = 10_000
 
 var (
-	_ store.Store      = (*Store)(nil)
-	_ store.BatchSaver = (*Store)(nil)
+	_ store.Store        = (*Store)(nil)
+	_ store.BatchSaver   = (*Store)(nil)
+	_ store.ScanRecorder = (*Store)(nil)
 )
 
 // New starts the retry loop behind s. Close stops it.
@@ -161,6 +162,47 @@ func (w *Store) saveScans(ctx context.Context, scans []store.Scan) error {
 		}
 	}
 	return nil
+}
+
+// RecordScans saves scans and applies charges straight to the wrapped
+// store within WriteTimeout, in one transaction when it can (else the
+// scans, then each charge), and remembers the new totals. While the
+// database is known to fail it returns ErrUnreachable at once.
+func (w *Store) RecordScans(ctx context.Context, scans []store.Scan, charges []store.Charge) ([]int64, error) {
+	var totals []int64
+	err := w.direct(ctx, func(ctx context.Context) error {
+		var err error
+		totals, err = w.recordScans(ctx, scans, charges)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	for i, c := range charges {
+		w.remember(usageKey{c.KeyID, c.Day}, totals[i])
+	}
+	w.mu.Unlock()
+	return totals, nil
+}
+
+func (w *Store) recordScans(ctx context.Context, scans []store.Scan, charges []store.Charge) ([]int64, error) {
+	if r, ok := w.Store.(store.ScanRecorder); ok {
+		return r.RecordScans(ctx, scans, charges)
+	}
+	if len(scans) > 0 {
+		if err := w.saveScans(ctx, scans); err != nil {
+			return nil, err
+		}
+	}
+	totals := make([]int64, len(charges))
+	for i, c := range charges {
+		var err error
+		if totals[i], err = w.Store.AddUsage(ctx, c.KeyID, c.Day, c.N); err != nil {
+			return nil, err
+		}
+	}
+	return totals, nil
 }
 
 // Enqueue queues sc for saving (unless saved, when it is already stored)
@@ -254,6 +296,38 @@ func (w *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan,
 	}
 	w.mu.Unlock()
 	return w.Store.FindScan(ctx, keyID, scanID)
+}
+
+// LatestScan returns the newest scan of address, queued or stored. The
+// database is asked within ReadTimeout (public pages and badges wait on
+// it); while it fails, a queued scan still answers.
+func (w *Store) LatestScan(ctx context.Context, address string) (store.Scan, error) {
+	var stored store.Scan
+	err := w.read(ctx, func(ctx context.Context) error {
+		var err error
+		stored, err = w.Store.LatestScan(ctx, address)
+		return err
+	})
+	found := err == nil
+	w.mu.Lock()
+	for _, e := range w.pending {
+		if !e.saved && e.scan.Address == address && (!found || newer(e.scan, stored)) {
+			stored, found = e.scan, true
+		}
+	}
+	w.mu.Unlock()
+	if found {
+		return stored, nil
+	}
+	return store.Scan{}, err
+}
+
+// newer reports whether a comes after b in history order.
+func newer(a, b store.Scan) bool {
+	if !a.ScannedAt.Equal(b.ScannedAt) {
+		return a.ScannedAt.After(b.ScannedAt)
+	}
+	return a.ID > b.ID
 }
 
 // AddUsage adds n to the key's counter for day in the wrapped store (a

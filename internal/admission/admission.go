@@ -1,0 +1,302 @@
+// Package admission decides when an upstream-heavy scan may run: an
+// adaptive concurrency limit driven by measured scan latency, a share of
+// it reserved for the highest class (premium), weighted turns between the
+// other classes so that none starves, and bounded waiting.
+package admission
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+)
+
+// Class is a caller's queue class: Low, Normal or High.
+type Class int
+
+// The classes, in increasing precedence. High (premium) may use the whole
+// limit, including the reserved share, and is never refused a place in
+// the queue; Low and Normal share the rest by weighted turns.
+const (
+	Low Class = iota
+	Normal
+	High
+	classes
+)
+
+// weight is each class's share of the unreserved slots when both Low and
+// Normal wait: Normal gets three turns for every one of Low's.
+var weight = [classes]float64{Low: 1, Normal: 3}
+
+// Options configures a Controller. Zero values get the defaults noted.
+type Options struct {
+	// MinLimit and MaxLimit bound the adaptive limit (defaults 4 and 32);
+	// equal values make it fixed.
+	MinLimit, MaxLimit int
+	// InitialLimit is where the limit starts (default MaxLimit/2, within
+	// the bounds).
+	InitialLimit int
+	// Reserve is the share of the limit that only High may use, rounded
+	// up, yet leaving at least one slot to the others (default 0.25;
+	// negative means none).
+	Reserve float64
+	// Tolerance is how much slower than the no-load baseline the average
+	// scan may run before the limit shrinks (default 1.25).
+	Tolerance float64
+	// QueueLimit is how many Low and how many Normal callers may wait
+	// (each); past it they are refused with fault.Overloaded. High callers
+	// always wait. Negative means none may wait; 0 means 64.
+	QueueLimit int
+	// Depth, if set, is told each class's queue length when it changes.
+	Depth func(c Class, n int)
+	// OnLimit, if set, is told the limit whenever it is recomputed.
+	OnLimit func(limit int)
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Controller admits scans. It is safe for concurrent use.
+type Controller struct {
+	opts Options
+
+	mu      sync.Mutex
+	limit   *gradient
+	running [classes]int
+	waiting [classes][]*waiter
+	// pass is each of Low and Normal's virtual time (stride scheduling):
+	// the waiting class with the lowest pass gets the next unreserved
+	// slot, and each turn adds 1/weight.
+	pass [classes]float64
+}
+
+type waiter struct {
+	class   Class
+	ready   chan struct{}
+	granted bool
+}
+
+// Outcome is how an admitted scan ended, which is what the limit learns
+// from.
+type Outcome int
+
+const (
+	// Succeeded: the scan ran to its end; its duration is a sample.
+	Succeeded Outcome = iota
+	// TimedOut: the scan ran out of time, a sign of overload.
+	TimedOut
+	// Ignored: the scan ended early for its own reasons (a bad address,
+	// a node error); its duration says nothing of the load.
+	Ignored
+)
+
+// New returns a Controller.
+func New(opts Options) *Controller {
+	if opts.MaxLimit <= 0 {
+		opts.MaxLimit = 32
+	}
+	if opts.MinLimit <= 0 {
+		opts.MinLimit = min(4, opts.MaxLimit)
+	}
+	opts.MinLimit = min(opts.MinLimit, opts.MaxLimit)
+	if opts.InitialLimit <= 0 {
+		opts.InitialLimit = opts.MaxLimit / 2
+	}
+	opts.InitialLimit = max(opts.MinLimit, min(opts.MaxLimit, opts.InitialLimit))
+	switch {
+	case opts.Reserve == 0:
+		opts.Reserve = 0.25
+	case opts.Reserve < 0:
+		opts.Reserve = 0
+	}
+	if opts.Tolerance <= 1 {
+		opts.Tolerance = 1.25
+	}
+	switch {
+	case opts.QueueLimit == 0:
+		opts.QueueLimit = 64
+	case opts.QueueLimit < 0:
+		opts.QueueLimit = 0
+	}
+	if opts.Depth == nil {
+		opts.Depth = func(Class, int) {}
+	}
+	if opts.OnLimit == nil {
+		opts.OnLimit = func(int) {}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	ctl := &Controller{opts: opts, limit: newGradient(opts.MinLimit, opts.MaxLimit, opts.InitialLimit, opts.Tolerance)}
+	opts.OnLimit(ctl.limit.current())
+	return ctl
+}
+
+// Acquire waits until a scan of class c may run and returns the function
+// to call, once, when it has ended. A Low or Normal caller is refused with
+// fault.Overloaded when its class's queue is full; a caller whose ctx ends
+// while it waits gets ctx's error.
+func (ctl *Controller) Acquire(ctx context.Context, c Class) (func(Outcome), error) {
+	if c < Low || c > High {
+		c = Low
+	}
+	ctl.mu.Lock()
+	if c != High && len(ctl.waiting[c]) >= ctl.opts.QueueLimit && !ctl.mayRun(c) {
+		ctl.mu.Unlock()
+		return nil, fault.Errorf(fault.Overloaded, "too many scans are waiting; retry shortly")
+	}
+	w := &waiter{class: c, ready: make(chan struct{})}
+	ctl.enqueue(w)
+	ctl.dispatch()
+	ctl.mu.Unlock()
+
+	select {
+	case <-w.ready:
+	case <-ctx.Done():
+		ctl.mu.Lock()
+		if !w.granted {
+			ctl.remove(w)
+			ctl.mu.Unlock()
+			return nil, fmt.Errorf("admission: waiting for a scan slot: %w", ctx.Err())
+		}
+		ctl.mu.Unlock()
+		// The slot arrived as we gave up: pass it on.
+		ctl.release(c, 0, Ignored)
+		return nil, fmt.Errorf("admission: waiting for a scan slot: %w", ctx.Err())
+	}
+	start := ctl.opts.Now()
+	var once sync.Once
+	return func(o Outcome) {
+		once.Do(func() { ctl.release(c, ctl.opts.Now().Sub(start), o) })
+	}, nil
+}
+
+// mayRun reports whether a caller of class c arriving now would run at
+// once (nobody it must let pass waits and a slot it may use is free).
+// ctl.mu is held.
+func (ctl *Controller) mayRun(c Class) bool {
+	if len(ctl.waiting[High]) > 0 || ctl.total() >= ctl.limit.current() {
+		return false
+	}
+	if c == High {
+		return true
+	}
+	return len(ctl.waiting[Low])+len(ctl.waiting[Normal]) == 0 && ctl.others() < ctl.unreserved()
+}
+
+func (ctl *Controller) enqueue(w *waiter) {
+	q := ctl.waiting[w.class]
+	if len(q) == 0 && w.class != High {
+		// A class that was idle starts level with the busiest one, not
+		// with turns saved up from while it was idle.
+		ctl.pass[w.class] = max(ctl.pass[w.class], ctl.minPass())
+	}
+	ctl.waiting[w.class] = append(q, w)
+	ctl.opts.Depth(w.class, len(ctl.waiting[w.class]))
+}
+
+// minPass is the lowest pass among the waiting Low and Normal classes
+// (the highest of both when none waits).
+func (ctl *Controller) minPass() float64 {
+	p, any := 0.0, false
+	for _, c := range []Class{Low, Normal} {
+		if len(ctl.waiting[c]) > 0 && (!any || ctl.pass[c] < p) {
+			p, any = ctl.pass[c], true
+		}
+	}
+	if !any {
+		return max(ctl.pass[Low], ctl.pass[Normal])
+	}
+	return p
+}
+
+// dispatch grants slots to waiters while the limit allows: High first,
+// then Low and Normal by weighted turns within the unreserved share.
+// ctl.mu is held.
+func (ctl *Controller) dispatch() {
+	for ctl.total() < ctl.limit.current() {
+		if len(ctl.waiting[High]) > 0 {
+			ctl.grant(High)
+			continue
+		}
+		if ctl.others() >= ctl.unreserved() {
+			return
+		}
+		next, found := Low, false
+		for _, c := range []Class{Low, Normal} {
+			if len(ctl.waiting[c]) > 0 && (!found || ctl.pass[c] < ctl.pass[next]) {
+				next, found = c, true
+			}
+		}
+		if !found {
+			return
+		}
+		ctl.pass[next] += 1 / weight[next]
+		ctl.grant(next)
+	}
+}
+
+func (ctl *Controller) grant(c Class) {
+	q := ctl.waiting[c]
+	w := q[0]
+	q[0] = nil
+	ctl.waiting[c] = q[1:]
+	ctl.opts.Depth(c, len(ctl.waiting[c]))
+	ctl.running[c]++
+	w.granted = true
+	close(w.ready)
+}
+
+func (ctl *Controller) release(c Class, d time.Duration, o Outcome) {
+	ctl.mu.Lock()
+	defer ctl.mu.Unlock()
+	inflight := ctl.total()
+	ctl.running[c]--
+	if o != Ignored && ctl.limit.sample(d, inflight, o == TimedOut) {
+		ctl.opts.OnLimit(ctl.limit.current())
+	}
+	ctl.dispatch()
+}
+
+func (ctl *Controller) remove(w *waiter) {
+	q := ctl.waiting[w.class]
+	for i := range q {
+		if q[i] == w {
+			ctl.waiting[w.class] = append(q[:i:i], q[i+1:]...)
+			break
+		}
+	}
+	ctl.opts.Depth(w.class, len(ctl.waiting[w.class]))
+}
+
+func (ctl *Controller) total() int { return ctl.running[Low] + ctl.running[Normal] + ctl.running[High] }
+
+func (ctl *Controller) others() int { return ctl.running[Low] + ctl.running[Normal] }
+
+// unreserved is how many slots Low and Normal may hold together: the
+// limit less the reserve, at least one.
+func (ctl *Controller) unreserved() int {
+	limit := ctl.limit.current()
+	reserved := int(math.Ceil(float64(limit) * ctl.opts.Reserve))
+	return max(1, limit-reserved)
+}
+
+// Stats is a snapshot of the controller.
+type Stats struct {
+	Limit   int
+	Running [classes]int
+	Waiting [classes]int
+}
+
+// Stats returns the current limit, running and waiting scans by class.
+func (ctl *Controller) Stats() Stats {
+	ctl.mu.Lock()
+	defer ctl.mu.Unlock()
+	s := Stats{Limit: ctl.limit.current(), Running: ctl.running}
+	for c := range ctl.waiting {
+		s.Waiting[c] = len(ctl.waiting[c])
+	}
+	return s
+}

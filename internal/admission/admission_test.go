@@ -1,0 +1,244 @@
+package admission
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+)
+
+// fixed returns a controller whose limit does not move.
+func fixed(t *testing.T, limit, queue int, reserve float64) *Controller {
+	t.Helper()
+	return New(Options{MinLimit: limit, MaxLimit: limit, InitialLimit: limit, Reserve: reserve, QueueLimit: queue})
+}
+
+// acquireNow takes a slot that must be free.
+func acquireNow(t *testing.T, ctl *Controller, c Class) func(Outcome) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	release, err := ctl.Acquire(ctx, c)
+	if err != nil {
+		t.Fatalf("acquire %v: %v", c, err)
+	}
+	return release
+}
+
+// pending starts an Acquire in the background; its result arrives on the
+// returned channel.
+func pending(ctl *Controller, c Class) <-chan func(Outcome) {
+	ch := make(chan func(Outcome), 1)
+	go func() {
+		release, err := ctl.Acquire(context.Background(), c)
+		if err != nil {
+			close(ch)
+			return
+		}
+		ch <- release
+	}()
+	return ch
+}
+
+func waitQueued(t *testing.T, ctl *Controller, c Class, n int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for ctl.Stats().Waiting[c] != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d waiting in class %v, want %d", ctl.Stats().Waiting[c], c, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// The reserved share stays free for premium: with others holding every
+// slot they may, a premium scan runs at once.
+func TestReserveKeepsSlotsForHigh(t *testing.T) {
+	ctl := fixed(t, 8, 10, 0.25) // 2 reserved
+	for range 6 {
+		acquireNow(t, ctl, Normal)
+	}
+	low := pending(ctl, Low)
+	waitQueued(t, ctl, Low, 1)
+	for range 2 {
+		acquireNow(t, ctl, High)
+	}
+	s := ctl.Stats()
+	if s.Running != [classes]int{0, 6, 2} || s.Waiting[Low] != 1 {
+		t.Fatalf("stats %+v, want 6 normal and 2 high running, 1 low waiting", s)
+	}
+	select {
+	case <-low:
+		t.Fatal("a low scan took a reserved slot")
+	default:
+	}
+}
+
+// Without a reserve, others may fill the limit and premium waits for the
+// next slot, ahead of everyone else.
+func TestHighGoesFirst(t *testing.T) {
+	ctl := fixed(t, 2, 10, -1)
+	a := acquireNow(t, ctl, Low)
+	acquireNow(t, ctl, Low)
+	low := pending(ctl, Low)
+	waitQueued(t, ctl, Low, 1)
+	high := pending(ctl, High)
+	waitQueued(t, ctl, High, 1)
+	a(Succeeded)
+	select {
+	case r := <-high:
+		r(Succeeded)
+	case <-time.After(2 * time.Second):
+		t.Fatal("the freed slot did not go to the waiting high scan")
+	}
+	if r, ok := <-low; !ok || r == nil {
+		t.Fatal("the low scan was not admitted after the high one")
+	}
+}
+
+// With both flooding, normal gets about three slots for each of low's:
+// low is slowed, never starved.
+func TestWeightedTurnsDoNotStarveLow(t *testing.T) {
+	ctl := fixed(t, 1, 100, -1)
+	hold := acquireNow(t, ctl, Normal)
+	type grant struct {
+		c Class
+		r func(Outcome)
+	}
+	granted := make(chan grant, 100)
+	for range 40 {
+		for _, c := range []Class{Normal, Low} {
+			go func() {
+				r, err := ctl.Acquire(context.Background(), c)
+				if err == nil {
+					granted <- grant{c, r}
+				}
+			}()
+		}
+	}
+	waitQueued(t, ctl, Low, 40)
+	waitQueued(t, ctl, Normal, 40)
+	hold(Succeeded)
+	var got [classes]int
+	for range 40 {
+		g := <-granted
+		got[g.c]++
+		g.r(Ignored)
+	}
+	if got[Low] < 8 || got[Low] > 12 || got[Normal] < 28 {
+		t.Errorf("of 40 turns low got %d, normal %d; want about 10 and 30", got[Low], got[Normal])
+	}
+}
+
+// Past the queue limit low and normal scans are refused overloaded;
+// premium always waits.
+func TestQueueLimit(t *testing.T) {
+	ctl := fixed(t, 1, 1, -1)
+	acquireNow(t, ctl, Normal)
+	pending(ctl, Low)
+	waitQueued(t, ctl, Low, 1)
+	_, err := ctl.Acquire(context.Background(), Low)
+	if fault.CodeOf(err) != fault.Overloaded {
+		t.Fatalf("second waiting low scan: %v, want overloaded", err)
+	}
+	pending(ctl, Normal)
+	waitQueued(t, ctl, Normal, 1)
+	for range 3 {
+		pending(ctl, High)
+	}
+	waitQueued(t, ctl, High, 3)
+}
+
+// A caller that gives up leaves the queue; one that gives up as its slot
+// arrives passes the slot on.
+func TestCancelledWaiter(t *testing.T) {
+	ctl := fixed(t, 1, 10, -1)
+	hold := acquireNow(t, ctl, Low)
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := ctl.Acquire(ctx, Low)
+		errc <- err
+	}()
+	waitQueued(t, ctl, Low, 1)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled wait: %v", err)
+	}
+	waitQueued(t, ctl, Low, 0)
+	next := pending(ctl, Normal)
+	waitQueued(t, ctl, Normal, 1)
+	hold(Succeeded)
+	if r := <-next; r == nil {
+		t.Fatal("the slot was lost")
+	}
+}
+
+// The limit learns: it grows while scans run as fast as at no load and
+// the limit is in use, shrinks when they slow down, and does not grow
+// while mostly unused.
+func TestGradientLimit(t *testing.T) {
+	g := newGradient(2, 64, 8, 1.25)
+	base := 100 * time.Millisecond
+	feed := func(n int, d time.Duration, inflight int) {
+		for range n {
+			g.sample(d, inflight, false)
+		}
+	}
+	feed(40, base, 8)
+	if g.current() <= 8 {
+		t.Fatalf("limit %d after fast, busy windows; want it grown from 8", g.current())
+	}
+	grown := g.current()
+	// Latency in proportion to the scans running (a saturated node).
+	sum := 0
+	for i := range 400 {
+		g.sample(time.Duration(float64(base)*float64(g.current())/8), g.current(), false)
+		if i >= 200 {
+			sum += g.current()
+		}
+	}
+	// Within tolerance up to 10; each probe past it is taken back.
+	if mean := float64(sum) / 200; mean > 14 || mean < 7 {
+		t.Errorf("limit %.1f on average under saturation (latency ∝ limit/8); want it back near 10 (was %d)", mean, grown)
+	}
+	// Idle: fast scans, few running: no growth (after the window in
+	// progress closes).
+	feed(g.windowSize(), base, 1)
+	before := g.current()
+	feed(200, base, 1)
+	if g.current() > before {
+		t.Errorf("limit grew from %d to %d while at most 1 scan ran", before, g.current())
+	}
+	// Timeouts shrink it.
+	for range 20 {
+		g.sample(base, g.current(), true)
+	}
+	if g.current() >= before {
+		t.Errorf("limit %d after scans timed out; want below %d", g.current(), before)
+	}
+	if g.current() < 2 {
+		t.Errorf("limit %d below its minimum", g.current())
+	}
+}
+
+// A node that is slower for good is learnt (the limit falls to its
+// minimum, where the baseline learns), and the limit grows again at the
+// node's new speed.
+func TestGradientLearnsASlowerNode(t *testing.T) {
+	g := newGradient(4, 64, 16, 1.25)
+	for range 40 {
+		g.sample(100*time.Millisecond, 2, false)
+	}
+	for range 200 * 8 {
+		g.sample(300*time.Millisecond, g.current(), false)
+	}
+	if g.baseline < 0.2 {
+		t.Fatalf("baseline %.0f ms after 200 busy windows at 300 ms; want near 300", g.baseline*1000)
+	}
+	if g.current() <= 8 {
+		t.Errorf("limit %d at the node's new, steady speed; want it grown back from its minimum of 4", g.current())
+	}
+}

@@ -1,0 +1,101 @@
+package admission
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// gradient is the adaptive concurrency limit: a gradient controller in
+// the manner of TCP Vegas and Netflix's concurrency-limits "gradient"
+// limit. The latency of completed scans is taken over a window (its
+// median); it is compared with the no-load baseline. While it stays
+// within tolerance × baseline and the limit is in use, the limit grows by
+// about √limit per window; past it, the limit shrinks in proportion
+// (baseline × tolerance / latency, at most halving per window). A window
+// with a scan that ran out of time does not grow and shrinks by a tenth
+// more.
+//
+// The baseline follows a lower latency fast (a quarter of the gap per
+// window) and a higher one slowly: 2% of the gap per window while less
+// than half the limit is in use or the limit is at its minimum, 0.1%
+// while more is (the latency of a busy window is the load's), so that a
+// sustained flood does not become the new normal, while a node that is
+// slower for good is learnt within about a hundred windows.
+type gradient struct {
+	min, max  float64
+	tolerance float64
+	limit     float64
+	baseline  float64 // seconds; 0 until the first window
+
+	// The current window.
+	samples     []float64 // seconds
+	maxInflight int
+	dropped     bool
+}
+
+// baselineFall is the share of the gap a lower window latency moves the
+// baseline by; baselineRise and baselineCreep that of a higher one, in a
+// window where few scans ran and in a busy one (where the latency is the
+// load's, not the node's).
+const (
+	baselineFall  = 0.25
+	baselineRise  = 0.02
+	baselineCreep = 0.001
+)
+
+func newGradient(minLimit, maxLimit, initial int, tolerance float64) *gradient {
+	return &gradient{min: float64(minLimit), max: float64(maxLimit), tolerance: tolerance, limit: float64(initial)}
+}
+
+// windowSize is how many samples close a window: half the limit, at
+// least 8, so a window spans about half a round of the running scans
+// and its median is not one scan's.
+func (g *gradient) windowSize() int { return max(8, int(g.limit)/2) }
+
+// sample records one finished scan: how long it ran, how many scans ran
+// when it finished (itself included) and whether it ran out of time. It
+// reports whether the limit was recomputed.
+func (g *gradient) sample(d time.Duration, inflight int, dropped bool) bool {
+	g.samples = append(g.samples, d.Seconds())
+	g.maxInflight = max(g.maxInflight, inflight)
+	g.dropped = g.dropped || dropped
+	if len(g.samples) < g.windowSize() {
+		return false
+	}
+	// The median, not the mean: a scan stalled by something else (a slow
+	// token, a pause of the machine) is not a sign of load.
+	slices.Sort(g.samples)
+	avg := g.samples[len(g.samples)/2]
+	limit := g.limit
+	busy := float64(g.maxInflight) >= limit/2
+	switch {
+	case g.baseline == 0:
+		g.baseline = avg
+	case avg < g.baseline:
+		g.baseline += baselineFall * (avg - g.baseline)
+	case busy && limit > g.min:
+		g.baseline += baselineCreep * (avg - g.baseline)
+	default:
+		g.baseline += baselineRise * (avg - g.baseline)
+	}
+	grad := 1.0
+	if avg > 0 {
+		grad = math.Max(0.5, math.Min(1, g.tolerance*g.baseline/avg))
+	}
+	switch {
+	case g.dropped:
+		limit *= 0.9 * grad
+	case grad < 1:
+		limit *= grad
+	case busy:
+		// Within tolerance and in use: probe for more.
+		limit += math.Max(1, math.Sqrt(limit))
+	}
+	g.limit = math.Max(g.min, math.Min(g.max, limit))
+	g.samples, g.maxInflight, g.dropped = g.samples[:0], 0, false
+	return true
+}
+
+// current returns the limit as a whole number of scans.
+func (g *gradient) current() int { return int(g.limit) }

@@ -1,0 +1,29 @@
+package scan
+
+import "testing"
+
+// A stored report whose per-answer fields cannot all be found is encoded
+// afresh rather than patched in the wrong place.
+func TestNewStoredNeedsEveryField(t *testing.T) {
+	for name, raw := range map[string]string{
+		"no cached":        `{"scan_id":"a","duration_ms":1}`,
+		"nested only":      `{"scan_id":"a","x":{"duration_ms":1,"cached":true}}`,
+		"not an object":    `["scan_id","duration_ms","cached"]`,
+		"unterminated":     `{"scan_id":"a","duration_ms":1,"cached":true`,
+		"string unclosed":  `{"scan_id":"a,"duration_ms":1,"cached":true}`,
+		"trailing garbage": `{"scan_id":"a","duration_ms":1,"cached":true}x`,
+	} {
+		if s := newStored([]byte(raw)); s != nil {
+			t.Errorf("%s: located fields in %s: %+v", name, raw, s.spans)
+		}
+	}
+	s := newStored([]byte(`{"x":{"cached":false},"cached":false,"scan_id":"old","y":"\"duration_ms\":","duration_ms":12}`))
+	if s == nil {
+		t.Fatal("fields in another order not located")
+	}
+	got := string(s.encode(&Report{ScanID: "new", DurationMS: 3, Cached: true}))
+	want := `{"x":{"cached":false},"cached":true,"scan_id":"new","y":"\"duration_ms\":","duration_ms":3}`
+	if got != want {
+		t.Errorf("encode\n got %s\nwant %s", got, want)
+	}
+}

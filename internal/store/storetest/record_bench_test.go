@@ -1,0 +1,54 @@
+package storetest_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/store"
+	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
+)
+
+// BenchmarkRecordScans measures RecordScans on SQLite by batch size: one
+// transaction holding the rows of a batch and their usage charge, as the
+// API's group commit writes them. It prints rows/s and CPU per row.
+func BenchmarkRecordScans(b *testing.B) {
+	var seq atomic.Int64
+	for _, n := range []int{1, 4, 16, 64} {
+		b.Run(fmt.Sprintf("sqlite/batch%d", n), func(b *testing.B) {
+			s, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			ctx := context.Background()
+			batch := make([]store.Scan, n)
+			charges := []store.Charge{{KeyID: "key_bench", Day: "2026-11-21", N: int64(n)}}
+			cpu0 := cpuTime()
+			for b.Loop() {
+				for i := range batch {
+					batch[i] = store.Scan{ID: fmt.Sprintf("scn_%012d", seq.Add(1)), KeyID: "key_bench", Address: "0x6982508145454ce325ddbe47a25d4ec3d2311933",
+						Chain: "ethereum", RiskLevel: "low", Score: 24.5, ScannedAt: time.Now(), Report: report}
+				}
+				if _, err := s.RecordScans(ctx, batch, charges); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N*n), "cpu-µs/row")
+		})
+	}
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
