@@ -1,0 +1,405 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/client"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/fault"
+	"github.com/tokenrisk/tokenrisk/internal/httpapi"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/store"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed assets
+var assetFS embed.FS
+
+// contentSecurityPolicy allows nothing but this origin's own stylesheet,
+// script, images and API calls: no inline script or style, no framing.
+const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+// webKeyID is the history key of scans run from the page without a key.
+const webKeyID = "web"
+
+// pageScanTimeout bounds the history write of a page scan.
+const pageScanTimeout = 5 * time.Second
+
+var pages = template.Must(template.New("").Funcs(template.FuncMap{
+	"levelWords": levelWords,
+	"pct":        percent,
+}).ParseFS(templateFS, "templates/*.html"))
+
+// levels are the level names and what each means for a buyer (SPEC §3).
+var levels = map[client.Level]string{
+	client.Minimal:  "Nothing found that could hurt a buyer.",
+	client.Low:      "Nothing found that could hurt a buyer; minor findings.",
+	client.Medium:   "Real but bounded powers, or thin evidence.",
+	client.High:     "A privileged party can trap or dilute you.",
+	client.Critical: "Likely to lose money now.",
+}
+
+func levelWords(l client.Level) string {
+	if w, ok := levels[l]; ok {
+		return w
+	}
+	return "Unknown level."
+}
+
+// registerPages adds the HTML routes.
+func (p *Pages) registerPages(mux *http.ServeMux) {
+	protect := http.NewCrossOriginProtection()
+	mux.HandleFunc("GET /{$}", p.handleHome)
+	mux.HandleFunc("GET /scan", p.handleScanForm)
+	mux.HandleFunc("GET /token/{address}", p.handleToken)
+	mux.Handle("POST /token/{address}", protect.Handler(http.HandlerFunc(p.handleRescan)))
+	assets, _ := fs.Sub(assetFS, "assets")
+	files := http.StripPrefix("/assets/", http.FileServerFS(assets))
+	mux.Handle("GET /assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		files.ServeHTTP(w, r)
+	}))
+}
+
+// page is what every template gets.
+type page struct {
+	Title string
+	// Status is the HTTP status the page is answered with.
+	Status int
+	Error  string
+	// Address is the form's value.
+	Address string
+	CanScan bool
+	Token   *tokenView
+	// start is when the handler began (for Server-Timing); zero means
+	// when rendering began.
+	start time.Time
+}
+
+func (p *Pages) render(w http.ResponseWriter, r *http.Request, name string, pg page) {
+	start := pg.start
+	if start.IsZero() {
+		start = time.Now()
+	}
+	var buf bytes.Buffer
+	if err := pages.ExecuteTemplate(&buf, name, pg); err != nil {
+		p.d.Logger.ErrorContext(r.Context(), "web: render", "page", name, "err", err)
+		http.Error(w, "the page could not be rendered", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	if h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "no-store")
+	}
+	h.Set("Server-Timing", fmt.Sprintf("page;dur=%.3f", float64(time.Since(start).Microseconds())/1000))
+	status := pg.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	w.WriteHeader(status)
+	w.Write(buf.Bytes()) //nolint:errcheck // the client went away
+}
+
+func (p *Pages) handleHome(w http.ResponseWriter, r *http.Request) {
+	p.render(w, r, "home.html", page{Title: "Token risk scanner", CanScan: p.d.Rate > 0})
+}
+
+// handleScanForm is the form's target: a valid address goes to its page.
+func (p *Pages) handleScanForm(w http.ResponseWriter, r *http.Request) {
+	raw := strings.TrimSpace(r.URL.Query().Get("address"))
+	addr, err := chains.ParseAddress(raw)
+	if err != nil {
+		p.render(w, r, "home.html", page{Title: "Token risk scanner", Status: http.StatusBadRequest,
+			Error: fault.MessageOf(err), Address: raw, CanScan: p.d.Rate > 0})
+		return
+	}
+	http.Redirect(w, r, "/token/"+url.PathEscape(addr.Canonical), http.StatusSeeOther)
+}
+
+// handleToken shows the newest stored verdict of the address with its
+// age, or scans it (under the IP's allowance) when none is stored.
+func (p *Pages) handleToken(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	addr, ok := p.address(w, r)
+	if !ok {
+		return
+	}
+	sc, err := p.d.Store.LatestScan(r.Context(), addr.Canonical)
+	switch {
+	case err == nil:
+		p.renderScan(w, r, sc.Report, true, start)
+		return
+	case !errors.Is(err, store.ErrNotFound):
+		p.d.Logger.WarnContext(r.Context(), "web: latest scan", "err", err)
+	}
+	if p.d.Rate <= 0 {
+		p.render(w, r, "error.html", page{Title: "Not scanned yet", Status: http.StatusNotFound, Address: addr.Canonical,
+			Error: "No verdict is stored for this address, and scans from this page are turned off on this server. Use the API with a key."})
+		return
+	}
+	b, err := p.scan(w, r, addr)
+	if err != nil {
+		p.renderError(w, r, addr.Canonical, err)
+		return
+	}
+	p.renderScan(w, r, b, false, time.Time{})
+}
+
+// handleRescan runs a new scan and shows the page again (a POST, so that
+// a reload or a crawler does not spend the allowance).
+func (p *Pages) handleRescan(w http.ResponseWriter, r *http.Request) {
+	addr, ok := p.address(w, r)
+	if !ok {
+		return
+	}
+	if p.d.Rate <= 0 {
+		p.renderError(w, r, addr.Canonical, fault.Errorf(fault.PlanForbidden, "scans from this page are turned off on this server; use the API with a key"))
+		return
+	}
+	if _, err := p.scan(w, r, addr); err != nil {
+		p.renderError(w, r, addr.Canonical, err)
+		return
+	}
+	http.Redirect(w, r, "/token/"+url.PathEscape(addr.Canonical), http.StatusSeeOther)
+}
+
+// address parses the path's address, answering an error page if it is
+// not one.
+func (p *Pages) address(w http.ResponseWriter, r *http.Request) (chains.Address, bool) {
+	raw := r.PathValue("address")
+	addr, err := chains.ParseAddress(raw)
+	if err != nil {
+		p.renderError(w, r, raw, err)
+		return chains.Address{}, false
+	}
+	return addr, true
+}
+
+// scan runs one keyless scan under the client IP's allowance and records
+// it, so that badges and later visits show it.
+func (p *Pages) scan(w http.ResponseWriter, r *http.Request, addr chains.Address) ([]byte, error) {
+	if _, err := p.d.Scanner.Allowed(addr.Canonical, p.d.Chains); err != nil {
+		return nil, err
+	}
+	d, err := p.d.Limiter.Allow(r.Context(), "web:"+clientIP(r), p.d.Rate, time.Minute)
+	if err != nil {
+		return nil, fault.Wrap(fmt.Errorf("web rate limit: %w", err), fault.Unavailable, "the rate limiter is unavailable; retry")
+	}
+	if !d.Allowed && !d.Unchecked {
+		w.Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(max(d.RetryAfter.Seconds(), 1))), 10))
+		return nil, fault.Errorf(fault.RateLimited, "this page allows %d scans per minute from one address; retry in a minute, or use the API with a key", p.d.Rate)
+	}
+	rep, err := p.d.Scanner.Scan(r.Context(), scan.ScanRequest{Address: addr.Canonical, Chains: p.d.Chains, Priority: p.d.Priority})
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		return nil, fmt.Errorf("web: encode report: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), pageScanTimeout)
+	defer cancel()
+	err = p.d.Store.SaveScan(ctx, store.Scan{
+		ID: rep.ScanID, KeyID: webKeyID, Address: rep.Address, Chain: rep.Chain, RiskLevel: string(rep.RiskLevel),
+		Score: rep.OverallRiskScore, Cached: rep.Cached, ScannedAt: p.d.Now().UTC(), Report: b,
+	})
+	if err != nil {
+		// The verdict is still shown; only later visits miss it.
+		p.d.Logger.WarnContext(r.Context(), "web: record page scan", "err", err)
+	}
+	return b, nil
+}
+
+// clientIP is the connection's remote IP (proxies are not trusted).
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func (p *Pages) renderError(w http.ResponseWriter, r *http.Request, address string, err error) {
+	code := fault.CodeOf(err)
+	if code == fault.Internal {
+		p.d.Logger.ErrorContext(r.Context(), "web: page failed", "err", err)
+	}
+	title := map[fault.Code]string{
+		fault.InvalidAddress: "Not an address", fault.InvalidChecksum: "Checksum mismatch",
+		fault.TokenNotFound: "No token at this address", fault.NotAToken: "Not a token",
+		fault.RateLimited: "Too many scans", fault.PlanForbidden: "Not available here",
+	}[code]
+	if title == "" {
+		title = "The scan could not be completed"
+	}
+	p.render(w, r, "error.html", page{Title: title, Status: httpapi.StatusOf(code), Error: fault.MessageOf(err), Address: address})
+}
+
+// renderScan shows a report; stored says it came from history (its age
+// is shown first).
+func (p *Pages) renderScan(w http.ResponseWriter, r *http.Request, b []byte, stored bool, start time.Time) {
+	v, err := p.tokenView(b, stored, origin(r))
+	if err != nil {
+		p.renderError(w, r, "", fmt.Errorf("web: stored report: %w", err))
+		return
+	}
+	p.render(w, r, "token.html", page{
+		Title:   fmt.Sprintf("%s (%s): %s risk", v.Name(), v.Report.Chain, v.Report.RiskLevel),
+		Address: v.Report.Address, CanScan: p.d.Rate > 0, Token: v, start: start,
+	})
+}
+
+// tokenView is a report laid out for the token page.
+type tokenView struct {
+	Report client.Report
+	Stored bool
+	Age    string
+	// Gauge is the score's share of the gauge's arc (0–100).
+	Gauge         string
+	Checklist     []checkItem
+	Analyses      []analysisView
+	BadgeHTML     string
+	BadgeMarkdown string
+}
+
+// Name is the token's name and symbol for titles.
+func (v *tokenView) Name() string {
+	switch {
+	case v.Report.TokenName != "" && v.Report.TokenSymbol != "":
+		return v.Report.TokenName + " · " + v.Report.TokenSymbol
+	case v.Report.TokenSymbol != "":
+		return v.Report.TokenSymbol
+	case v.Report.TokenName != "":
+		return v.Report.TokenName
+	}
+	return "Unnamed token"
+}
+
+type checkItem struct {
+	Label string
+	OK    bool
+}
+
+type analysisView struct {
+	ID     string
+	Title  string
+	Score  float64
+	Status string
+	Flags  []client.Flag
+	evidenceView
+}
+
+// origin is the page's origin as this request reached it (the script
+// replaces it with the one the browser sees).
+func origin(r *http.Request) string {
+	if r.TLS != nil {
+		return "https://" + r.Host
+	}
+	return "http://" + r.Host
+}
+
+func (p *Pages) tokenView(b []byte, stored bool, origin string) (*tokenView, error) {
+	var rep client.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, err
+	}
+	v := &tokenView{
+		Report: rep, Stored: stored, Age: age(p.d.Now().Sub(rep.ScannedAt)),
+		Gauge: strconv.FormatFloat(math.Max(0, math.Min(100, rep.OverallRiskScore)), 'f', 1, 64),
+	}
+	ck := rep.SafetyChecklist
+	v.Checklist = []checkItem{
+		{"Source code verified", ck.Verified},
+		{"Can be bought and sold (not a honeypot)", ck.NotHoneypot},
+		{"Holders spread out", ck.HealthyHolders},
+		{"Ownership renounced", ck.OwnershipRenounced},
+		{"Liquidity locked or burned", ck.LiquidityLocked},
+		{"No one can mint more", ck.NoMint},
+	}
+	for _, a := range []struct {
+		id, title string
+		an        client.Analysis
+	}{
+		{"contract", "Contract", rep.ContractAnalysis},
+		{"liquidity", "Liquidity and trading", rep.LiquidityAnalysis},
+		{"deployer", "Deployer", rep.DeployerAnalysis},
+		{"holder", "Holders", rep.HolderAnalysis},
+	} {
+		av := analysisView{ID: a.id, Title: a.title, Score: a.an.Score, Status: a.an.Status}
+		for _, f := range rep.RiskFlags {
+			if f.Category == a.id {
+				av.Flags = append(av.Flags, f)
+			}
+		}
+		slices.SortStableFunc(av.Flags, func(x, y client.Flag) int { return severityRank(y.Severity) - severityRank(x.Severity) })
+		raw, _ := json.Marshal(a.an)
+		fields, _ := objectFields(raw)
+		fields = slices.DeleteFunc(fields, func(f field) bool { return f.Name == "score" || f.Name == "status" })
+		slices.SortStableFunc(fields, func(x, y field) int { return evidenceOrder(x.Name) - evidenceOrder(y.Name) })
+		av.evidenceView = viewEvidence(fields)
+		v.Analyses = append(v.Analyses, av)
+	}
+	badge := "/badge/" + rep.Address + ".svg"
+	page := "/token/" + rep.Address
+	v.BadgeHTML = fmt.Sprintf(`<a href="%[1]s%[2]s"><img src="%[1]s%[3]s" alt="tokenrisk verdict"></a>`, origin, page, badge)
+	v.BadgeMarkdown = fmt.Sprintf(`[![tokenrisk verdict](%[1]s%[3]s)](%[1]s%[2]s)`, origin, page, badge)
+	return v, nil
+}
+
+// evidenceOrder puts what a buyer reads first (simulation, pools,
+// holders) before the rest; others keep the report's order.
+func evidenceOrder(name string) int {
+	switch name {
+	case "simulation":
+		return 0
+	case "pools", "top_holders":
+		return 1
+	}
+	return 2
+}
+
+func severityRank(s string) int {
+	return map[string]int{"info": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}[s]
+}
+
+// age says how long ago, in words.
+func age(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "just now"
+	case d < time.Minute:
+		return fmt.Sprintf("%d seconds ago", int(d.Seconds()))
+	case d < 2*time.Minute:
+		return "1 minute ago"
+	case d < time.Hour:
+		return fmt.Sprintf("%d minutes ago", int(d.Minutes()))
+	case d < 2*time.Hour:
+		return "1 hour ago"
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d hours ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%d days ago", int(d.Hours()/24))
+}

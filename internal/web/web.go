@@ -1,0 +1,75 @@
+// Package web is tokenrisk's human face: the scan form and shareable token
+// pages rendered on the server, and the public listing badges. Templates
+// and assets are embedded; nothing is fetched from elsewhere at run time.
+package web
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/store"
+)
+
+// Scanner runs the page's scans (*scan.Engine implements it).
+type Scanner interface {
+	Allowed(address string, planChains []string) (chains.Address, error)
+	Scan(ctx context.Context, req scan.ScanRequest) (*scan.Report, error)
+}
+
+// Store is what the pages and badges read and write: the newest stored
+// scan of an address, and the history row of a page scan.
+type Store interface {
+	LatestScan(ctx context.Context, address string) (store.Scan, error)
+	SaveScan(ctx context.Context, s store.Scan) error
+}
+
+// Deps are the pages' collaborators. Scanner and Limiter are needed for
+// page scans only; Logger and Now may be nil.
+type Deps struct {
+	Scanner Scanner
+	Store   Store
+	// Limiter counts page scans per client IP.
+	Limiter ratelimit.Limiter
+	// Rate is the page scans one IP may run per minute; 0 turns page scans
+	// off (stored verdicts are still shown).
+	Rate int64
+	// Chains and Priority are those of the plan page scans run under.
+	Chains   []string
+	Priority scan.Priority
+	Logger   *slog.Logger
+	Now      func() time.Time
+}
+
+// Pages serves the web pages and badges.
+type Pages struct {
+	d Deps
+}
+
+// New returns the pages.
+func New(d Deps) (*Pages, error) {
+	if d.Store == nil {
+		return nil, errors.New("web: Store is required")
+	}
+	if d.Rate > 0 && (d.Scanner == nil || d.Limiter == nil) {
+		return nil, errors.New("web: page scans need a Scanner and a Limiter")
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	return &Pages{d: d}, nil
+}
+
+// Register adds the pages' routes to mux.
+func (p *Pages) Register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /badge/{file}", p.handleBadge)
+	p.registerPages(mux)
+}
