@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/auth"
@@ -49,6 +50,9 @@ func loadRegistry(cfg *config.Config, getenv func(string) string) (*chains.Regis
 	}
 	configured := reg.Keys()
 	reg.ApplyEnv(getenv, cfg.Devnet)
+	if err := reg.CheckEndpoints(); err != nil {
+		return nil, nil, err
+	}
 	return reg, configured, nil
 }
 
@@ -84,7 +88,10 @@ func devnetChain(ctx context.Context, cfg *config.Config, log *slog.Logger) (cha
 		if err := json.Unmarshal(data, &m); err != nil {
 			return chains.Chain{}, nil, fmt.Errorf("devnet: decode manifest %s: %w", cfg.DevnetManifest, err)
 		}
-		return m.Chain(cfg.DevnetRPC), func() {}, nil
+		// Like every TOKENRISK_RPC_<CHAIN>: comma-separated URLs, in order.
+		ch := m.Chain("")
+		ch.RPC = splitURLs(cfg.DevnetRPC)
+		return ch, func() {}, nil
 	}
 	log.Info("starting the in-process devnet")
 	d, err := devnet.Start(ctx, devnet.Options{Logger: log})
@@ -122,4 +129,15 @@ func adapters(cfg *config.Config, reg *chains.Registry, m *metrics.Metrics) []sc
 		solana.NewAdapter(reg, solana.Options{HTTPClient: client, Deadline: cfg.ScanTimeout, Upstream: upstream}),
 	}
 	return append(out, evmAdapters(cfg, reg, client, upstream)...)
+}
+
+// splitURLs splits a comma-separated URL list, dropping empty entries.
+func splitURLs(v string) []string {
+	var urls []string
+	for _, u := range strings.Split(v, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			urls = append(urls, u)
+		}
+	}
+	return urls
 }

@@ -19,7 +19,7 @@ Usage:
   tokenrisk keys create --plan free|pro|premium [--name NAME] [--db … | --postgres …]
   tokenrisk keys list | keys revoke KEY_ID
   tokenrisk devnet [--rpc-addr 127.0.0.1:8545] [--manifest FILE]
-  tokenrisk scan ADDRESS [--json] [--devnet]
+  tokenrisk scan ADDRESS [--json] [--devnet] [--server URL]   (--server: through a server, key in TOKENRISK_KEY)
   tokenrisk migrate [--db … | --postgres …]
 
 Every flag also reads a TOKENRISK_* variable (the flag wins); run

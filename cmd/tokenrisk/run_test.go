@@ -126,3 +126,21 @@ func TestEmptyExplorerURLDisables(t *testing.T) {
 		t.Errorf("TOKENRISK_ETHERSCAN_URL = %q", got)
 	}
 }
+
+// TestBadRPCURLRefusesToStart: a server with an RPC URL it can never use
+// does not start (and say ready); the error names the chain's variable
+// and never repeats the URL.
+func TestBadRPCURLRefusesToStart(t *testing.T) {
+	dir := t.TempDir()
+	for _, u := range []string{"ftp://node.example/SECRETKEY", "http://[::1/SECRETKEY", "node.example:8545"} {
+		env := map[string]string{"TOKENRISK_DB": filepath.Join(dir, "t.db"), "TOKENRISK_RPC_ETHEREUM": "https://ok.example," + u}
+		_, err := runCmd(t, env, "serve", "--addr", "127.0.0.1:0")
+		if err == nil || !strings.Contains(err.Error(), "TOKENRISK_RPC_ETHEREUM") {
+			t.Errorf("%s: err %v, want a refusal naming TOKENRISK_RPC_ETHEREUM", u, err)
+			continue
+		}
+		if strings.Contains(err.Error(), "SECRETKEY") || strings.Contains(err.Error(), "node.example") {
+			t.Errorf("%s: err %q repeats the URL", u, err)
+		}
+	}
+}

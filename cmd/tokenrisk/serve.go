@@ -54,16 +54,19 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	}
 	defer backends.close()
 	engine, err := scan.NewEngine(scan.EngineOptions{
-		Adapters:      adapters(cfg, reg, m),
-		Registry:      reg,
-		Cache:         backends.cache,
-		CacheTTL:      cfg.CacheTTL,
-		Dedupe:        backends.dedupe,
-		ScanTimeout:   cfg.ScanTimeout,
-		MaxConcurrent: cfg.MaxScans,
-		QueueLimit:    queueLimit(cfg.QueueLimit),
-		Version:       engineVersion,
-		Observer:      m,
+		Adapters:         adapters(cfg, reg, m),
+		Registry:         reg,
+		Cache:            backends.cache,
+		CacheTTL:         cfg.CacheTTL,
+		Dedupe:           backends.dedupe,
+		ScanTimeout:      cfg.ScanTimeout,
+		MaxConcurrent:    cfg.MaxScans,
+		MinConcurrent:    cfg.MinScans,
+		PremiumReserve:   premiumReserve(cfg.PremiumReserve),
+		LatencyTolerance: cfg.ScanTolerance,
+		QueueLimit:       queueLimit(cfg.QueueLimit),
+		Version:          engineVersion,
+		Observer:         m,
 	})
 	if err != nil {
 		return err
@@ -71,11 +74,15 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	// The write timeout leaves a scan its whole deadline, a queue wait and
 	// the history write.
 	writeTimeout := 2*cfg.ScanTimeout + 15*time.Second
+	pages, err := webPages(cfg, plans, engine, st, backends.limiter, log)
+	if err != nil {
+		return err
+	}
 	api, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{CacheTTL: keyCacheTTL(cfg.KeyCacheTTL)}),
 		Limiter: backends.limiter, PlanLimiters: backends.planLimiters,
 		Checks:  append(storeChecks(st, storeKind(cfg)), backends.checks...),
-		Metrics: m, Logger: log,
+		Metrics: m, Logger: log, Pages: pages,
 	})
 	if err != nil {
 		return err
@@ -112,6 +119,15 @@ func queueLimit(n int) int {
 		return -1
 	}
 	return n
+}
+
+// premiumReserve maps the flag (0 = no reserve) to the engine's option
+// (0 = default, negative = none).
+func premiumReserve(share float64) float64 {
+	if share == 0 {
+		return -1
+	}
+	return share
 }
 
 // storeName says which store is in use without its credentials.

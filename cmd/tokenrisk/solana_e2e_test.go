@@ -232,10 +232,14 @@ func TestSolanaEndToEnd(t *testing.T) {
 				"contract_analysis.freeze_authority": "3sNBr7kMccME5D55xNgsmYpZnzPgP2g12CixAajXypn6",
 				"contract_analysis.metadata":         nil, "contract_analysis.trusted_token": "USD Coin",
 				"liquidity_analysis.status": "partial",
-				// The Whirlpool's USDC vault is the only account served.
-				"holder_analysis.top_holders.0.address":        "HJPjoWUrhoZzkNfRpHuieeFk9WcZWjwy6PBjZ81ngndJ",
-				"holder_analysis.top_holders.0.token_accounts": []any{"2JTw1fE2wz1SymWUQ7UqpVtrTuKjcd6mWwYwUJUCh2rq"},
-				"holder_analysis.top_holders.0.amount":         "1806982724843", "holder_analysis.holder_count": nil,
+				// The Raydium CLMM and Orca Whirlpool USDC vaults are the
+				// accounts served, largest first.
+				"holder_analysis.top_holders.0.address":        "3ucNos4NbumPLZNWztqGHNFFgkHeRMBQAVemeeomsUxv",
+				"holder_analysis.top_holders.0.token_accounts": []any{"5it83u57VRrVgc51oNV19TTmAJuffPx5GtGwQr7gQNUo"},
+				"holder_analysis.top_holders.0.amount":         "2572703453420",
+				"holder_analysis.top_holders.1.address":        "HJPjoWUrhoZzkNfRpHuieeFk9WcZWjwy6PBjZ81ngndJ",
+				"holder_analysis.top_holders.1.token_accounts": []any{"2JTw1fE2wz1SymWUQ7UqpVtrTuKjcd6mWwYwUJUCh2rq"},
+				"holder_analysis.top_holders.1.amount":         "1806982724843", "holder_analysis.holder_count": nil,
 				"deployer_analysis.status": "unavailable",
 				"safety_checklist":         map[string]any{"verified": false, "not_honeypot": false, "healthy_holders": false, "ownership_renounced": false, "liquidity_locked": false, "no_mint": false},
 			},
