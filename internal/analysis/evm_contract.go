@@ -53,6 +53,11 @@ type EVMCapability struct {
 	// name and not proven; Selector is its function's selector.
 	Code     bool   `json:"-"`
 	Selector string `json:"-"`
+	// TwoStep marks a code power that takes two calls (a privileged
+	// setter, then a holder's own call), which no single probe call
+	// exercises: a probe that called either function without a visible
+	// effect does not clear it.
+	TwoStep bool `json:"-"`
 }
 
 // EVMProxy is contract_analysis.proxy.
@@ -396,7 +401,7 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		}
 		for _, c := range f.Code.Powers {
 			code := evmCapFlag[c.Name]
-			if code == "" || raised[code] || (f.Probe != nil && f.Probe.Exercised[c.Selector]) {
+			if code == "" || raised[code] || (!c.TwoStep && f.Probe != nil && f.Probe.Exercised[c.Selector]) {
 				continue
 			}
 			raised[code] = true

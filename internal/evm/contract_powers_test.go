@@ -111,3 +111,25 @@ func TestProbesFindFeeCeilings(t *testing.T) {
 		t.Fatalf("uncapped fee flag %+v, want high with a ceiling of 50%% or more", open)
 	}
 }
+
+// TestPricedSaleIsASeizure: a token that buys its own tokens back at a
+// price the owner sets lets the owner zero the price, so holders who
+// sell give their tokens away: a seizure read from the code (the setter
+// and the holder's sale are two calls, which no single probe makes). The
+// same sale at a price fixed in the code is no power.
+func TestPricedSaleIsASeizure(t *testing.T) {
+	_, flags := probePowerToken(t, "PricedSaleToken.bin")
+	f := flagOf(flags, risk.OwnerCanSeize)
+	if f == nil {
+		t.Fatal("no OWNER_CAN_SEIZE flag for an owner-priced sale")
+	}
+	if f.Evidence != risk.EvidenceCode || !strings.Contains(f.Source, SelectorOf("setPrices(uint256,uint256)").String()) ||
+		!strings.Contains(f.Source, SelectorOf("sell(uint256)").String()) {
+		t.Errorf("seizure evidence %q from %q, want code naming the sale and its price setter", f.Evidence, f.Source)
+	}
+
+	_, flags = probePowerToken(t, "FixedSaleToken.bin")
+	if f := flagOf(flags, risk.OwnerCanSeize); f != nil {
+		t.Errorf("a sale at a fixed price raised %s: %s", f.Code, f.Detail)
+	}
+}

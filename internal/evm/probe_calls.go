@@ -364,16 +364,20 @@ func probeCoverage(code CodeReport, calls []probeCall) (probed, unprobed int) {
 }
 
 // codePowers are the mint and seize powers the bytecode's storage writes
-// show behind a caller check (package method), as code evidence.
+// show behind a caller check (package method), as code evidence, and the
+// sales whose price a guarded setter decides (a two-step seizure: the
+// setter zeroes the price, holders who sell then give their tokens away).
 func codePowers(r CodeReport) []analysis.EVMCapability {
 	var out []analysis.EVMCapability
+	for _, ps := range r.Methods.PricedSales {
+		sale, setter := Selector(ps.Sale), Selector(ps.Setter)
+		out = append(out, analysis.EVMCapability{Name: CapSeize, Code: true, TwoStep: true, Selector: sale.String(),
+			Evidence: functionName(sale) + " takes the seller's tokens and pays native coin at the price in storage slot " + ps.Slot.Dec() +
+				", which " + functionName(setter) + " sets after a check of the caller: set to zero, holders who sell give their tokens away"})
+	}
 	for _, m := range r.Methods.Methods {
 		sel := Selector(m.Selector)
-		name := sel.String()
-		for _, p := range LookupPrivileged(sel) {
-			name = p.Signature + " (" + sel.String() + ")"
-			break
-		}
+		name := functionName(sel)
 		if m.GuardedCredit {
 			out = append(out, analysis.EVMCapability{Name: CapMint, Code: true, Selector: sel.String(),
 				Evidence: name + " raises a balance or the supply with no balance lowered, after a check of the caller"})
@@ -384,4 +388,13 @@ func codePowers(r CodeReport) []analysis.EVMCapability {
 		}
 	}
 	return out
+}
+
+// functionName is a selector's catalogue signature with the selector, or
+// the selector alone.
+func functionName(sel Selector) string {
+	for _, p := range LookupPrivileged(sel) {
+		return p.Signature + " (" + sel.String() + ")"
+	}
+	return sel.String()
 }

@@ -114,7 +114,14 @@ type path struct {
 	// lossy: a loop was cut short, so a branch was not explored.
 	lossy  bool
 	writes []write
+	// calls are the CALLs made on the path (recipient and native value).
+	calls  []outCall
 	visits map[int]int // JUMPI pc → times taken on this path
+}
+
+// outCall is one CALL on a path.
+type outCall struct {
+	to, value *value
 }
 
 func (p *path) fork() *path {
@@ -125,6 +132,7 @@ func (p *path) fork() *path {
 		q.mem[k] = v
 	}
 	q.writes = append([]write(nil), p.writes...)
+	q.calls = append([]outCall(nil), p.calls...)
 	q.visits = make(map[int]int, len(p.visits))
 	for k, v := range p.visits {
 		q.visits[k] = v
@@ -400,6 +408,9 @@ func (pr *program) step(p *path, selWord *uint256.Int, obs observer) (*path, end
 	case opCall, 0xf2, opDelegatecall, 0xf0, 0xf5:
 		p.mutates = true
 		res = derived(op, args...)
+		if op == opCall {
+			p.calls = append(p.calls, outCall{to: args[1], value: args[2]})
+		}
 	default:
 		if ar[1] == 1 {
 			res = fold(op, args)

@@ -82,6 +82,25 @@ type Method struct {
 	// contract or self-destructs; a complete method that does not is a
 	// read-only function, whatever its name.
 	Mutates bool
+	// SaleSlots: a successful path lowers the caller's own balance and
+	// pays the caller native coin in an amount read from these storage
+	// slots (a price): the caller sells tokens to the contract at a
+	// stored price.
+	SaleSlots []uint256.Int
+	// SetSlots: fixed storage slots a successful path writes, after a
+	// check of the caller, with a value an argument decides (a
+	// privileged setter).
+	SetSlots []uint256.Int
+}
+
+// PricedSale pairs a sale (a function that takes the caller's tokens and
+// pays native coin at a stored price) with a function that sets that
+// price after a check of the caller: whoever passes the check can set
+// the price to zero, and holders who sell then hand their tokens over for
+// nothing.
+type PricedSale struct {
+	Sale, Setter [4]byte
+	Slot         uint256.Int
 }
 
 // Report is the static analysis of one contract's functions.
@@ -91,6 +110,8 @@ type Report struct {
 	// slots totalSupply reads (empty when those functions were not found).
 	BalanceSlots []uint256.Int
 	SupplySlots  []uint256.Int
+	// PricedSales are the sales whose price a guarded setter decides.
+	PricedSales []PricedSale
 }
 
 // Lookup returns the method of a selector.
@@ -134,7 +155,37 @@ func Analyse(code []byte, selectors [][4]byte) Report {
 		left -= used
 		r.Methods = append(r.Methods, m)
 	}
+	r.PricedSales = pricedSales(r.Methods)
 	return r
+}
+
+// pricedSales pairs each sale's price slots with the guarded setters that
+// write them (a setter is never the sale itself).
+func pricedSales(methods []Method) []PricedSale {
+	var out []PricedSale
+	for _, sale := range methods {
+		for _, slot := range sale.SaleSlots {
+			for _, set := range methods {
+				if set.Selector == sale.Selector || !set.GuardedSet(slot) {
+					continue
+				}
+				out = append(out, PricedSale{Sale: sale.Selector, Setter: set.Selector, Slot: slot})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// GuardedSet reports whether the method writes slot, after a check of the
+// caller, with a value an argument decides.
+func (m Method) GuardedSet(slot uint256.Int) bool {
+	for _, s := range m.SetSlots {
+		if s.Eq(&slot) {
+			return true
+		}
+	}
+	return false
 }
 
 // slotReader collects the storage keys a getter reads.
@@ -299,6 +350,12 @@ func (o *methodObserver) end(p *path, how ending) {
 			}
 		}
 	}
+	o.sale(p)
+	for _, w := range p.writes {
+		if w.guarded && w.key.isConst() && w.val.argMask != 0 {
+			o.m.SetSlots = addSlot(o.m.SetSlots, *w.key.c)
+		}
+	}
 	if credit && !debit {
 		o.m.Credit = true
 		o.m.GuardedCredit = o.m.GuardedCredit || guardCredit
@@ -307,6 +364,41 @@ func (o *methodObserver) end(p *path, how ending) {
 		o.m.Debit = true
 		o.m.GuardedDebit = o.m.GuardedDebit || guardDebit
 	}
+}
+
+// sale records the price slots of a successful path that lowers the
+// caller's own balance and sends the caller native coin whose amount
+// reads fixed storage slots.
+func (o *methodObserver) sale(p *path) {
+	selfDebit := false
+	for _, w := range p.writes {
+		k, slot, ok := w.key.mappingKey()
+		if ok && o.balance[*slot] && k.onlyCaller() && w.val.op == opSub && w.val.refersTo(w.key, 4) {
+			selfDebit = true
+		}
+	}
+	if !selfDebit {
+		return
+	}
+	for _, c := range p.calls {
+		if c.to == nil || c.to.taint&taintCaller == 0 || c.value == nil || c.value.isConst() {
+			continue
+		}
+		for _, s := range c.value.plainLoads(6) {
+			if !o.balance[s] && !o.supply[s] {
+				o.m.SaleSlots = addSlot(o.m.SaleSlots, s)
+			}
+		}
+	}
+}
+
+func addSlot(slots []uint256.Int, s uint256.Int) []uint256.Int {
+	for _, x := range slots {
+		if x.Eq(&s) {
+			return slots
+		}
+	}
+	return append(slots, s)
 }
 
 // balanceWrite classifies a write: 1 raises a balance or the supply, -1

@@ -131,3 +131,19 @@ func sameValue(a, b *value, depth int) bool {
 	}
 	return true
 }
+
+// plainLoads returns the fixed storage slots v reads (SLOAD of a constant
+// key) within a few levels of arithmetic.
+func (v *value) plainLoads(depth int) []uint256.Int {
+	if v == nil || depth == 0 {
+		return nil
+	}
+	if v.op == opSload && len(v.args) == 1 && v.args[0].isConst() {
+		return []uint256.Int{*v.args[0].c}
+	}
+	var out []uint256.Int
+	for _, a := range v.args {
+		out = append(out, a.plainLoads(depth-1)...)
+	}
+	return out
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+
+import "PowerTokens.sol";
+
+// PricedSaleToken buys its own tokens back for ether at a price the owner
+// sets: set to zero, holders who sell hand their tokens over for nothing
+// (the two-step seizure of the "advanced token" copies).
+contract PricedSaleToken is PowerBase {
+    uint256 public sellPrice = 1e9;
+    uint256 public buyPrice = 1e9;
+
+    constructor(address factory, address weth) PowerBase(factory, weth) {}
+
+    function setPrices(uint256 newSell, uint256 newBuy) external onlyOwner {
+        sellPrice = newSell;
+        buyPrice = newBuy;
+    }
+
+    function sell(uint256 amount) external {
+        balanceOf[msg.sender] -= amount;
+        balanceOf[address(this)] += amount;
+        payable(msg.sender).transfer(amount * sellPrice);
+    }
+
+    receive() external payable {}
+}
+
+// FixedSaleToken buys its tokens back at a price fixed in the code: no
+// one can change what a seller receives.
+contract FixedSaleToken is PowerBase {
+    uint256 private constant PRICE = 1e9;
+
+    constructor(address factory, address weth) PowerBase(factory, weth) {}
+
+    function sell(uint256 amount) external {
+        balanceOf[msg.sender] -= amount;
+        balanceOf[address(this)] += amount;
+        payable(msg.sender).transfer(amount * PRICE);
+    }
+
+    function setTreasury(uint256 v) external onlyOwner {
+        treasury = v;
+    }
+
+    uint256 public treasury;
+
+    receive() external payable {}
+}
