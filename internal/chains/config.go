@@ -59,7 +59,9 @@ type DEX struct {
 	// Kind is the pool protocol: "v2" (Uniswap V2 style getPair), "v3"
 	// (Uniswap V3 getPool with fee tiers), "solidly" (Aerodrome/Velodrome
 	// getPool(a, b, stable)); Solana: "raydium_amm_v4", "raydium_cpmm",
-	// "orca_whirlpool", "pumpfun".
+	// "orca_whirlpool", "pumpfun", "pumpswap", "raydium_clmm",
+	// "meteora_dlmm", "meteora_damm_v1", "meteora_damm_v2", "meteora_dbc",
+	// "raydium_launchlab".
 	Kind    string `json:"kind"`
 	Factory string `json:"factory,omitempty"`
 	// Program is the Solana program id.

@@ -76,6 +76,7 @@ func (a *Adapter) Assess(ctx context.Context, req scan.Request) (*scan.Assessmen
 		cfg:      cfg,
 		mint:     mint,
 		sigPages: a.opts.MaxSignaturePages,
+		now:      a.opts.Now,
 	}
 	facts, err := col.collect(ctx)
 	if err != nil {

@@ -439,10 +439,10 @@ func TestAssessUpstreamHook(t *testing.T) {
 	if _, err := a.Assess(context.Background(), request(t, pumpMint)); err != nil {
 		t.Fatal(err)
 	}
-	// getProgramAccounts: 7 DEXes x 2 mint positions and the DBC's base
-	// position, the SOL/USDC price pools, and the CPMM pool's LP holders
-	// under both token programs.
-	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 18, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
+	// getProgramAccounts: 8 DEXes x 2 mint positions, the DBC's and the
+	// LaunchLab's base position, the SOL/USDC price pools, and the CPMM
+	// pool's LP holders under both token programs.
+	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 21, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
 		if counts[method] != want {
 			t.Errorf("%s counted %d times, want %d", method, counts[method], want)
 		}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 	"github.com/tokenrisk/tokenrisk/internal/fault"
@@ -40,6 +42,9 @@ type collector struct {
 	cfg      *chainConfig
 	mint     PublicKey
 	sigPages int
+	// now is the clock (a dynamic vault's locked profit unlocks with
+	// time); nil means time.Now.
+	now func() time.Time
 
 	facts *analysis.SolanaFacts
 	// mintData keeps the decoded mint for later steps.
@@ -447,6 +452,13 @@ func (c *collector) roundTrip3(ctx context.Context) {
 		if p.state.LPMint != nil {
 			add(*p.state.LPMint)
 		}
+		if dv := p.state.DynamicVaults; dv != nil {
+			add(dv.LPA)
+			add(dv.LPB)
+		}
+		if p.state.Launch != nil {
+			add(p.state.Launch.Config)
+		}
 	}
 	for _, la := range c.largest {
 		if k, err := ParsePublicKey(la.Address); err == nil {
@@ -534,7 +546,11 @@ func (c *collector) roundTrip3(ctx context.Context) {
 		return accs[i], true
 	}
 
-	c.buildPools(get, listings, accErr)
+	var vaults map[PublicKey]*vaultReserves
+	if accErr == nil {
+		vaults = c.readDynamicVaults(ctx, get)
+	}
+	c.buildPools(get, listings, accErr, vaults)
 	c.buildHolders(get)
 	c.buildCreator(ctx, get, tx, late, history)
 }
@@ -599,7 +615,121 @@ func (c *collector) pageToOldest(ctx context.Context) *lateCreator {
 	return out
 }
 
-func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings map[PublicKey]*lpListing, batchErr error) {
+// vaultReserves are a DAMM v1 pool's reserves read through its dynamic
+// vaults: the pool's share of each vault, and each vault's token account.
+type vaultReserves struct {
+	a, b           uint64
+	tokenA, tokenB PublicKey
+	err            error
+}
+
+// readDynamicVaults values the DAMM v1 pools found: their vaults and
+// vault LP balances came with round trip 3; the vault LP mints' supplies
+// take one more request (getMultipleAccounts), sent only when such a pool
+// was found.
+func (c *collector) readDynamicVaults(ctx context.Context, get func(PublicKey) (*Account, bool)) map[PublicKey]*vaultReserves {
+	type side struct {
+		vault *DynamicVault
+		share uint64
+	}
+	type pending struct {
+		addr PublicKey
+		a, b side
+	}
+	out := map[PublicKey]*vaultReserves{}
+	var todo []pending
+	var keys []PublicKey
+	index := map[PublicKey]int{}
+	readSide := func(vault, lp PublicKey) (side, error) {
+		vacc, ok := get(vault)
+		if !ok || vacc == nil {
+			return side{}, fmt.Errorf("vault %s missing", vault)
+		}
+		v, err := DecodeDynamicVault(vacc.Data)
+		if err != nil {
+			return side{}, err
+		}
+		lacc, ok := get(lp)
+		if !ok || lacc == nil {
+			return side{}, fmt.Errorf("vault LP account %s missing", lp)
+		}
+		ta, err := DecodeTokenAccount(lacc.Data)
+		if err != nil {
+			return side{}, fmt.Errorf("vault LP account %s: %w", lp, err)
+		}
+		if ta.Mint != v.LPMint {
+			return side{}, fmt.Errorf("vault LP account %s holds %s, not the vault's LP %s", lp, ta.Mint, v.LPMint)
+		}
+		if _, seen := index[v.LPMint]; !seen {
+			index[v.LPMint] = len(keys)
+			keys = append(keys, v.LPMint)
+		}
+		return side{vault: v, share: ta.Amount}, nil
+	}
+	for _, p := range c.pools {
+		dv := p.state.DynamicVaults
+		if dv == nil {
+			continue
+		}
+		a, errA := readSide(p.state.VaultA, dv.LPA)
+		b, errB := readSide(p.state.VaultB, dv.LPB)
+		switch {
+		case errA != nil:
+			out[p.address] = &vaultReserves{err: errA}
+		case errB != nil:
+			out[p.address] = &vaultReserves{err: errB}
+		case a.vault.TokenMint != p.state.MintA || b.vault.TokenMint != p.state.MintB:
+			out[p.address] = &vaultReserves{err: fmt.Errorf("vaults hold %s/%s, not the pool's mints", a.vault.TokenMint, b.vault.TokenMint)}
+		default:
+			todo = append(todo, pending{addr: p.address, a: a, b: b})
+		}
+	}
+	if len(todo) == 0 {
+		return out
+	}
+	calls, accounts := accountsCalls(keys)
+	var accs []*Account
+	err := c.client.Batch(ctx, calls)
+	if err == nil {
+		accs, err = accounts()
+	}
+	now := time.Now
+	if c.now != nil {
+		now = c.now
+	}
+	t := now().Unix()
+	value := func(s side) (uint64, error) {
+		acc := accs[index[s.vault.LPMint]]
+		if acc == nil {
+			return 0, fmt.Errorf("vault LP mint %s missing", s.vault.LPMint)
+		}
+		m, err := DecodeMint(acc.Data)
+		if err != nil {
+			return 0, fmt.Errorf("vault LP mint %s: %w", s.vault.LPMint, err)
+		}
+		unlocked, ok := s.vault.Unlocked(t)
+		if !ok {
+			return 0, fmt.Errorf("vault reported after the clock's time")
+		}
+		v, ok := s.vault.ShareOf(unlocked, s.share, m.Supply)
+		if !ok {
+			return 0, fmt.Errorf("pool holds %d of a vault LP supply of %d", s.share, m.Supply)
+		}
+		return v, nil
+	}
+	for _, p := range todo {
+		r := &vaultReserves{tokenA: p.a.vault.TokenVault, tokenB: p.b.vault.TokenVault}
+		if err != nil {
+			r.err = fmt.Errorf("vault LP mints could not be read: %s", describe(err))
+		} else if r.a, r.err = value(p.a); r.err == nil {
+			r.b, r.err = value(p.b)
+		}
+		out[p.addr] = r
+	}
+	return out
+}
+
+func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings map[PublicKey]*lpListing, batchErr error, vaults map[PublicKey]*vaultReserves) {
 	f := c.facts
 	for _, p := range c.pools {
 		if p.state.MintB.IsZero() {
@@ -632,6 +762,23 @@ func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings ma
 		}
 		tacc, ok1 := get(tv)
 		qacc, ok2 := get(qv)
+		if p.state.DynamicVaults != nil {
+			// Reserves sit in shared vaults: the pool owns a share.
+			ok1, ok2 = false, false
+			switch r := vaults[p.address]; {
+			case r == nil:
+			case r.err != nil:
+				f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: reserves unknown: %s", p.dex, p.address, r.err))
+			default:
+				tr, qr, tva, qva := r.a, r.b, r.tokenA, r.tokenB
+				if !tokenIsA {
+					tr, qr, tva, qva = qr, tr, qva, tva
+				}
+				pf.TokenReserve, pf.QuoteReserve = &tr, &qr
+				pf.TokenVault, pf.QuoteVault = tva.String(), qva.String()
+				pf.Authority = p.address.String()
+			}
+		}
 		if ok1 && ok2 && tacc != nil && qacc != nil {
 			ta, err1 := DecodeTokenAccount(tacc.Data)
 			qa, err2 := DecodeTokenAccount(qacc.Data)
@@ -644,13 +791,16 @@ func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings ma
 		if pf.TokenReserve == nil {
 			f.Liquidity.SearchComplete = false
 		}
+		if lc := p.state.Launch; lc != nil {
+			c.launchPrice(&pf, p, lc, get)
+		}
 		if pf.TokenReserve == nil && ok1 && ok2 {
 			f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: vaults missing or malformed; reserves unknown", p.dex, p.address))
 		}
 		if p.state.Creator != nil && !p.state.Creator.IsZero() {
 			pf.Creator = p.state.Creator.String()
 		}
-		if p.state.LPMint != nil && p.state.LPIssued > 0 {
+		if p.state.LPMint != nil && (p.state.LPIssued > 0 || p.state.LPIssuedIsSupply) {
 			if acc, ok := get(*p.state.LPMint); ok && acc != nil {
 				if lm, err := DecodeMint(acc.Data); err == nil {
 					c.lpShares(&pf, p, lm, listings[p.address], batchErr)
@@ -672,6 +822,9 @@ func (c *collector) lpShares(pf *analysis.SolanaPool, p foundPool, lm *Mint, lis
 	if p.state.LPNeverMintedPow10 && lm.Decimals < 20 {
 		issued = satSub(issued, pow10(lm.Decimals))
 	}
+	if p.state.LPIssuedIsSupply {
+		issued = lm.Supply
+	}
 	if issued == 0 && lm.Supply == 0 {
 		return
 	}
@@ -691,10 +844,47 @@ func (c *collector) lpShares(pf *analysis.SolanaPool, p foundPool, lm *Mint, lis
 			listed = true
 		}
 	}
-	sh := lpSplit(issued, lm.Supply, holders, listed, c.cfg.burns, c.facts.Lockers, p.state.Creator)
+	sh := lpSplit(issued, lm.Supply, holders, listed, c.cfg.burns, c.facts.Lockers, p.state.Creator, p.state.LPLocked)
 	pf.LPBurnedPct = &sh.burned
 	pf.LPLockedPct, pf.LPUnlockedPct, pf.LPUnknownPct = sh.locked, sh.unlocked, sh.unknown
 	pf.LPHolders = sh.holders
+}
+
+// launchPrice prices a LaunchLab curve from its config's curve type (the
+// config came with round trip 3). The base vault holds unsold supply, so
+// without a price the curve is not valued from its vaults.
+func (c *collector) launchPrice(pf *analysis.SolanaPool, p foundPool, lc *LaunchCurve, get func(PublicKey) (*Account, bool)) {
+	f := c.facts
+	fail := func(why string) {
+		pf.TokenReserve, pf.QuoteReserve = nil, nil
+		f.Liquidity.SearchComplete = false
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s curve %s: %s; not valued", p.dex, p.address, why))
+	}
+	acc, ok := get(lc.Config)
+	if !ok {
+		return // the batch failed; said with the vaults
+	}
+	if acc == nil {
+		fail("its config account " + lc.Config.String() + " is missing")
+		return
+	}
+	curveType, err := DecodeLaunchLabConfigCurve(acc.Data)
+	if err != nil {
+		fail(err.Error())
+		return
+	}
+	raw, ok := lc.Price(curveType)
+	if !ok {
+		fail(fmt.Sprintf("curve type %d is not priced by this engine", curveType))
+		return
+	}
+	if p.state.MintA != c.mint || pf.QuoteDecimals == nil {
+		return
+	}
+	price := raw * math.Pow10(int(c.mintData.Decimals)-int(*pf.QuoteDecimals))
+	if price > 0 && !math.IsInf(price, 0) && !math.IsNaN(price) {
+		pf.PriceInQuote = &price
+	}
 }
 
 // pow10 is 10^n for n < 20.

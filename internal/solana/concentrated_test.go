@@ -278,8 +278,8 @@ func TestAssessRefusedDEXSearch(t *testing.T) {
 			if slices.Contains(got.Unchecked, risk.CheckPools) == tt.noLiq {
 				t.Errorf("unchecked = %v; pools unchecked must be said exactly when a search failed", got.Unchecked)
 			}
-			if len(l.DEXesSearched)+len(l.DEXesUnsearched) != 8 {
-				t.Errorf("searched %v + unsearched %v, want the eight DEXes", l.DEXesSearched, l.DEXesUnsearched)
+			if len(l.DEXesSearched)+len(l.DEXesUnsearched) != 10 {
+				t.Errorf("searched %v + unsearched %v, want the ten DEXes", l.DEXesSearched, l.DEXesUnsearched)
 			}
 		})
 	}

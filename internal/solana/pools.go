@@ -54,6 +54,12 @@ var poolKinds = map[string]poolKind{
 	"meteora_damm_v2": {name: "meteora_damm_v2", size: meteoraDAMMv2Size, mintOffsets: []int{168, 200}, decode: DecodeMeteoraDAMMv2},
 	// A dynamic bonding curve launches its base token: one position.
 	"meteora_dbc": {name: "meteora_dbc", size: meteoraDBCPoolSize, mintOffsets: []int{136}, decode: DecodeMeteoraDBCPool},
+	// DAMM v1 pools grew past their first layout: matched by
+	// discriminator ("Pool").
+	"meteora_damm_v1": {name: "meteora_damm_v1", disc: discPumpSwapPool[:], mintOffsets: []int{40, 72}, decode: DecodeMeteoraDAMMv1},
+	// A LaunchLab curve launches its base token; matched by discriminator
+	// ("PoolState") in case the padding is ever spent.
+	"raydium_launchlab": {name: "raydium_launchlab", disc: discCPMMPool[:], mintOffsets: []int{205}, decode: DecodeLaunchLabPool},
 }
 
 // anchorDiscriminator is the first 8 bytes of sha256("account:<Name>").
@@ -115,6 +121,20 @@ type PoolState struct {
 	// trades until migration, so nobody can withdraw them.
 	Curve    bool
 	OpenTime *int64
+	// LPIssuedIsSupply is set where the pool keeps no record of LP issued
+	// apart from its mint (DAMM v1): the LP mint's supply is what is
+	// outstanding.
+	LPIssuedIsSupply bool
+	// LPLocked is LP the pool records as held by its own lock escrows
+	// (DAMM v1 total_locked_lp): locked for good.
+	LPLocked uint64
+	// DynamicVaults is set when VaultA and VaultB are Meteora dynamic
+	// vaults rather than token accounts (DAMM v1).
+	DynamicVaults *DynamicVaults
+	// Stable is a stable-swap pool's pegged price (DAMM v1 stable curve).
+	Stable *StablePeg
+	// Launch is a LaunchLab curve, priced once its config is read.
+	Launch *LaunchCurve
 }
 
 func checkDisc(data []byte, want [8]byte, what string) error {
@@ -468,6 +488,9 @@ func poolFacts(dex string, address PublicKey, st *PoolState, mint PublicKey, tok
 		rawAB = &f
 	case st.RawPrice != nil:
 		rawAB = st.RawPrice
+	case st.Stable != nil:
+		f := st.Stable.RawPrice()
+		rawAB = &f
 	}
 	if rawAB != nil && qdec != nil {
 		var price float64
@@ -509,11 +532,20 @@ type lpShares struct {
 // as unlocked, and by any other program as unknown, as is supply the
 // listing does not account for. When listed is false, or the listing
 // holds more than the supply, only the burned share is established.
-func lpSplit(issued, supply uint64, holders []lpAccount, listed bool, burns []string, lockers map[string]string, creator *PublicKey) lpShares {
+//
+// escrowed is LP the pool itself records as held by its lock escrows
+// (program accounts, so listed as unknown holders): that much counts as
+// locked whether or not the holders were listed.
+func lpSplit(issued, supply uint64, holders []lpAccount, listed bool, burns []string, lockers map[string]string, creator *PublicKey, escrowed uint64) lpShares {
 	total := max(issued, supply)
 	pct := func(v uint64) float64 { return 100 * float64(v) / float64(total) }
 	out := lpShares{burned: pct(satSub(issued, supply))}
+	escrowed = min(escrowed, supply)
 	if !listed {
+		if escrowed > 0 {
+			l := pct(escrowed)
+			out.locked = &l
+		}
 		return out
 	}
 	var burned, locked, unlocked, unknown, seen uint64
@@ -548,11 +580,273 @@ func lpSplit(issued, supply uint64, holders []lpAccount, listed bool, burns []st
 	if seen > supply {
 		// The node lists more LP than was minted: its answer cannot be
 		// trusted to say who holds what.
-		return lpShares{burned: out.burned}
+		return lpSplit(issued, supply, nil, false, nil, nil, nil, escrowed)
 	}
 	unknown = satAdd(unknown, supply-seen)
+	// Escrowed LP sits in program accounts, counted unknown above.
+	moved := min(escrowed, unknown)
+	locked, unknown = satAdd(locked, moved), unknown-moved
 	l, u, k := pct(locked), pct(unlocked), pct(unknown)
 	out.burned += pct(burned)
 	out.locked, out.unlocked, out.unknown = &l, &u, &k
 	return out
+}
+
+// Meteora DAMM v1 (dynamic AMM) and its dynamic vaults.
+const (
+	// meteoraDAMMv1MinSize is a DAMM v1 Pool through the curve type's tag:
+	// the account grew over upgrades, so it is matched by discriminator.
+	meteoraDAMMv1MinSize = 875
+	// dynamicVaultMinSize is a Meteora dynamic Vault through its locked
+	// profit tracker.
+	dynamicVaultMinSize = 1227
+	// lockedProfitDenominator scales a vault's locked profit degradation.
+	lockedProfitDenominator = 1_000_000_000_000
+)
+
+var discDynamicVault = anchorDiscriminator("Vault")
+
+// DynamicVaults names where a DAMM v1 pool keeps its reserves: VaultA and
+// VaultB of the PoolState are Meteora dynamic vault accounts, and the
+// pool owns LPA and LPB, token accounts of each vault's LP. The pool's
+// reserve of a side is the vault's unlocked amount times the pool's
+// vault LP over the vault LP supply.
+type DynamicVaults struct {
+	LPA, LPB PublicKey
+}
+
+// StablePeg is a stable-swap pool's pegged price: the curve values both
+// sides at parity once each raw amount is scaled by its token multiplier,
+// and, for a pool tracking a staking token's growth (depeg), side A by
+// 10^6 and side B by its cached virtual price (6 decimals).
+type StablePeg struct {
+	MultiplierA, MultiplierB uint64
+	// VirtualPrice is side B's cached virtual price; 0 when the pool does
+	// not track one.
+	VirtualPrice uint64
+}
+
+// depegPrecision is the scale of a DAMM v1 virtual price.
+const depegPrecision = 1_000_000
+
+// RawPrice is the pegged price of one raw unit of A in raw units of B:
+// the stable curve's marginal price when the pool is balanced.
+func (s *StablePeg) RawPrice() float64 {
+	a, b := float64(s.MultiplierA), float64(s.MultiplierB)
+	if s.VirtualPrice != 0 {
+		a *= depegPrecision
+		b *= float64(s.VirtualPrice)
+	}
+	return a / b
+}
+
+// DecodeMeteoraDAMMv1 decodes a Meteora DAMM v1 Pool: lp_mint at 8,
+// token_a/b mints at 40/72, dynamic vaults at 104/136, the pool's vault
+// LP token accounts at 168/200, enabled at 233, total_locked_lp (LP held
+// by the pool's lock escrows) at 395, curve_type at 874 (0 constant
+// product; 1 stable with amp, token multipliers and depeg). Protocol fees
+// are paid into separate token accounts, so nothing in the vaults is owed.
+func DecodeMeteoraDAMMv1(data []byte) (*PoolState, error) {
+	if len(data) < meteoraDAMMv1MinSize {
+		return nil, fmt.Errorf("solana: meteora damm v1: %d bytes, want at least %d", len(data), meteoraDAMMv1MinSize)
+	}
+	if err := checkDisc(data, discPumpSwapPool, "meteora damm v1"); err != nil {
+		return nil, err
+	}
+	if data[233] > 1 {
+		return nil, fmt.Errorf("solana: meteora damm v1: enabled byte %d", data[233])
+	}
+	le := binary.LittleEndian
+	lp := PublicKey(data[8:40])
+	p := &PoolState{
+		LPMint:           &lp,
+		LPIssuedIsSupply: true,
+		LPLocked:         le.Uint64(data[395:]),
+		MintA:            PublicKey(data[40:72]),
+		MintB:            PublicKey(data[72:104]),
+		VaultA:           PublicKey(data[104:136]),
+		VaultB:           PublicKey(data[136:168]),
+		DynamicVaults:    &DynamicVaults{LPA: PublicKey(data[168:200]), LPB: PublicKey(data[200:232])},
+	}
+	if t := int64(le.Uint64(data[403:])); t > 0 && data[475] == 1 {
+		// Activation by timestamp (type 1); a slot is not a time.
+		p.OpenTime = &t
+	}
+	switch data[874] {
+	case 0:
+	case 1:
+		// Stable: amp u64, token_a/b multiplier u64, precision u8, depeg
+		// {base_virtual_price u64, base_cache_updated u64, depeg_type u8}.
+		const stableEnd = 875 + 8 + 8 + 8 + 1 + 8 + 8 + 1
+		if len(data) < stableEnd {
+			return nil, fmt.Errorf("solana: meteora damm v1: stable curve cut short at %d bytes", len(data))
+		}
+		peg := &StablePeg{MultiplierA: le.Uint64(data[883:]), MultiplierB: le.Uint64(data[891:])}
+		if peg.MultiplierA == 0 || peg.MultiplierB == 0 {
+			return nil, fmt.Errorf("solana: meteora damm v1: zero token multiplier")
+		}
+		if data[916] != 0 {
+			if peg.VirtualPrice = le.Uint64(data[900:]); peg.VirtualPrice == 0 {
+				return nil, fmt.Errorf("solana: meteora damm v1: depeg pool without a virtual price")
+			}
+		}
+		p.Stable = peg
+	default:
+		return nil, fmt.Errorf("solana: meteora damm v1: curve type %d", data[874])
+	}
+	return p, nil
+}
+
+// DynamicVault is the part of a Meteora dynamic vault a scan needs.
+type DynamicVault struct {
+	TotalAmount uint64
+	TokenVault  PublicKey
+	TokenMint   PublicKey
+	LPMint      PublicKey
+	// Locked profit tracker: profit reported at LastReport unlocks
+	// linearly at Degradation/1e12 per second.
+	LockedProfit, LastReport, Degradation uint64
+}
+
+// DecodeDynamicVault decodes a Meteora dynamic Vault: enabled, bumps,
+// total_amount at 11, token_vault 19, fee_vault 51, token_mint 83,
+// lp_mint 115, 30 strategies, base, admin, operator, locked profit
+// tracker at 1203.
+func DecodeDynamicVault(data []byte) (*DynamicVault, error) {
+	if len(data) < dynamicVaultMinSize {
+		return nil, fmt.Errorf("solana: meteora vault: %d bytes, want at least %d", len(data), dynamicVaultMinSize)
+	}
+	if err := checkDisc(data, discDynamicVault, "meteora vault"); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	return &DynamicVault{
+		TotalAmount:  le.Uint64(data[11:]),
+		TokenVault:   PublicKey(data[19:51]),
+		TokenMint:    PublicKey(data[83:115]),
+		LPMint:       PublicKey(data[115:147]),
+		LockedProfit: le.Uint64(data[1203:]),
+		LastReport:   le.Uint64(data[1211:]),
+		Degradation:  le.Uint64(data[1219:]),
+	}, nil
+}
+
+// Unlocked is the vault's amount less the profit still locked at now
+// (unix seconds); ok is false when now is before the last report.
+func (v *DynamicVault) Unlocked(now int64) (uint64, bool) {
+	if now < 0 || uint64(now) < v.LastReport {
+		return 0, false
+	}
+	elapsed := new(big.Int).SetUint64(uint64(now) - v.LastReport)
+	ratio := elapsed.Mul(elapsed, new(big.Int).SetUint64(v.Degradation))
+	denom := big.NewInt(lockedProfitDenominator)
+	if ratio.Cmp(denom) > 0 {
+		return v.TotalAmount, true
+	}
+	locked := new(big.Int).SetUint64(v.LockedProfit)
+	locked.Mul(locked, new(big.Int).Sub(denom, ratio)).Quo(locked, denom)
+	return satSub(v.TotalAmount, locked.Uint64()), true
+}
+
+// ShareOf is the amount a holder of share of supply vault LP owns.
+func (v *DynamicVault) ShareOf(unlocked, share, supply uint64) (uint64, bool) {
+	if supply == 0 || share > supply {
+		return 0, false
+	}
+	r := new(big.Int).SetUint64(unlocked)
+	r.Mul(r, new(big.Int).SetUint64(share)).Quo(r, new(big.Int).SetUint64(supply))
+	return r.Uint64(), true
+}
+
+// Raydium LaunchLab (launchpad) curves.
+const (
+	launchLabPoolSize = 429
+	// launchLabConfigMinSize is a GlobalConfig through curve_type.
+	launchLabConfigMinSize = 17
+)
+
+var discLaunchLabConfig = anchorDiscriminator("GlobalConfig")
+
+// LaunchCurve is a LaunchLab pool's curve state, priced once its global
+// config's curve type is known.
+type LaunchCurve struct {
+	Config                                         PublicKey
+	VirtualBase, VirtualQuote, RealBase, RealQuote uint64
+}
+
+// Price is the raw price of one base unit in quote units for a curve
+// type (0 constant product, 1 fixed price); ok is false for a type whose
+// price this engine does not compute (2 linear) or a degenerate curve.
+func (l *LaunchCurve) Price(curveType uint8) (float64, bool) {
+	var num, den float64
+	switch curveType {
+	case 0:
+		if l.RealBase >= l.VirtualBase {
+			return 0, false
+		}
+		num, den = float64(l.VirtualQuote)+float64(l.RealQuote), float64(l.VirtualBase-l.RealBase)
+	case 1:
+		num, den = float64(l.VirtualQuote), float64(l.VirtualBase)
+	default:
+		return 0, false
+	}
+	if den == 0 || num == 0 {
+		return 0, false
+	}
+	return num / den, true
+}
+
+// DecodeLaunchLabConfigCurve returns a LaunchLab GlobalConfig's curve
+// type (u8 after the discriminator and epoch).
+func DecodeLaunchLabConfigCurve(data []byte) (uint8, error) {
+	if len(data) < launchLabConfigMinSize {
+		return 0, fmt.Errorf("solana: launchlab config: %d bytes, want at least %d", len(data), launchLabConfigMinSize)
+	}
+	if err := checkDisc(data, discLaunchLabConfig, "launchlab config"); err != nil {
+		return 0, err
+	}
+	return data[16], nil
+}
+
+// DecodeLaunchLabPool decodes a Raydium LaunchLab PoolState: epoch,
+// auth_bump, status at 17 (0 trading on the curve, 1 migrating, 2
+// migrated), base/quote decimals at 18/19, virtual and real base/quote
+// at 37..68, quote protocol and platform fees owed at 77/85, vesting
+// schedule, global_config at 141, base/quote mints at 205/237, vaults at
+// 269/301, creator at 333.
+func DecodeLaunchLabPool(data []byte) (*PoolState, error) {
+	if len(data) < launchLabPoolSize {
+		return nil, fmt.Errorf("solana: launchlab pool: %d bytes, want at least %d", len(data), launchLabPoolSize)
+	}
+	// LaunchLab names its account PoolState, as Raydium's AMMs do.
+	if err := checkDisc(data, discCPMMPool, "launchlab pool"); err != nil {
+		return nil, err
+	}
+	if data[17] > 2 {
+		return nil, fmt.Errorf("solana: launchlab pool: status %d", data[17])
+	}
+	le := binary.LittleEndian
+	da, db := data[18], data[19]
+	creator := PublicKey(data[333:365])
+	lc := &LaunchCurve{
+		Config:       PublicKey(data[141:173]),
+		VirtualBase:  le.Uint64(data[37:]),
+		VirtualQuote: le.Uint64(data[45:]),
+		RealBase:     le.Uint64(data[53:]),
+		RealQuote:    le.Uint64(data[61:]),
+	}
+	return &PoolState{
+		MintA:     PublicKey(data[205:237]),
+		MintB:     PublicKey(data[237:269]),
+		VaultA:    PublicKey(data[269:301]),
+		VaultB:    PublicKey(data[301:333]),
+		DecimalsA: &da, DecimalsB: &db,
+		Creator: &creator,
+		// Quote fees owed to the protocol and the platform sit in the
+		// quote vault until claimed.
+		OwedB:  satAdd(le.Uint64(data[77:]), le.Uint64(data[85:])),
+		Launch: lc,
+		// Until migration nobody can withdraw the curve's reserves.
+		Curve: data[17] < 2,
+	}, nil
 }
