@@ -44,6 +44,10 @@ func Run(t *testing.T, open Open) {
 		{"ExportStopsOnError", testExportStops},
 		{"Export100k", testExport100k},
 		{"LatestScanOfAddress", testLatestScan},
+		{"Watchlist", testWatchlist},
+		{"WatchLimitUnderConcurrency", testWatchLimit},
+		{"WatchedTokens", testWatchedTokens},
+		{"WatchLease", testWatchLease},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
