@@ -36,6 +36,9 @@ type Plan struct {
 	Priority   Priority `json:"priority"`
 	// History grants scan history and export.
 	History bool `json:"history"`
+	// WatchLimit bounds the tokens a key may watch (watchlist alerts);
+	// 0 = no watchlist.
+	WatchLimit int `json:"watch_limit"`
 }
 
 // AllowsChain reports whether the plan may scan on chain.
@@ -65,7 +68,8 @@ func DefaultPlans() Plans {
 			Priority: PriorityLow},
 		"pro": {Name: "pro", Chains: []string{"ethereum", "bsc", "base", "solana"}, RatePerMinute: 60,
 			DailyQuota: 10_000, Priority: PriorityNormal},
-		"premium": {Name: "premium", Chains: []string{AllChains}, Priority: PriorityHigh, History: true},
+		"premium": {Name: "premium", Chains: []string{AllChains}, Priority: PriorityHigh, History: true,
+			WatchLimit: 1000},
 	}
 }
 
@@ -121,7 +125,7 @@ func (ps Plans) Validate(configured []string) error {
 			return fmt.Errorf("auth: plan %q is registered as %q", p.Name, name)
 		case len(p.Chains) == 0:
 			return fmt.Errorf("auth: plan %q has no chains", name)
-		case p.RatePerMinute < 0 || p.DailyQuota < 0:
+		case p.RatePerMinute < 0 || p.DailyQuota < 0 || p.WatchLimit < 0:
 			return fmt.Errorf("auth: plan %q has a negative limit (0 means unlimited)", name)
 		case p.Priority < PriorityLow || p.Priority > PriorityHigh:
 			return fmt.Errorf("auth: plan %q has an invalid priority %d", name, int(p.Priority))

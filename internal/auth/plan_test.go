@@ -21,10 +21,11 @@ func TestDefaultPlans(t *testing.T) {
 		rate, day int64
 		priority  auth.Priority
 		history   bool
+		watch     int
 	}{
-		{"free", []string{"bsc", "ethereum"}, 10, 200, auth.PriorityLow, false},
-		{"pro", []string{"base", "bsc", "ethereum", "solana"}, 60, 10_000, auth.PriorityNormal, false},
-		{"premium", sixChains, 0, 0, auth.PriorityHigh, true},
+		{"free", []string{"bsc", "ethereum"}, 10, 200, auth.PriorityLow, false, 0},
+		{"pro", []string{"base", "bsc", "ethereum", "solana"}, 60, 10_000, auth.PriorityNormal, false, 0},
+		{"premium", sixChains, 0, 0, auth.PriorityHigh, true, 1000},
 	}
 	for _, tc := range tests {
 		t.Run(tc.plan, func(t *testing.T) {
@@ -35,7 +36,8 @@ func TestDefaultPlans(t *testing.T) {
 			if got := p.AllowedChains(sixChains); !slices.Equal(got, tc.chains) {
 				t.Errorf("chains %v, want %v", got, tc.chains)
 			}
-			if p.RatePerMinute != tc.rate || p.DailyQuota != tc.day || p.Priority != tc.priority || p.History != tc.history {
+			if p.RatePerMinute != tc.rate || p.DailyQuota != tc.day || p.Priority != tc.priority || p.History != tc.history ||
+				p.WatchLimit != tc.watch {
 				t.Errorf("got %+v", p)
 			}
 		})

@@ -20,6 +20,11 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /api/v1/scans/export", s.authed(s.historyOnly(s.handleExport)))
 	mux.Handle("GET /api/v1/scans/{scan_id}", s.authed(s.historyOnly(s.handleGetScan)))
 	mux.Handle("GET /api/v1/usage", s.authed(s.handleUsage))
+	if s.watchlist != nil {
+		mux.Handle("POST /api/v1/watchlist", s.authed(s.watchOnly(s.handleCreateWatch)))
+		mux.Handle("GET /api/v1/watchlist", s.authed(s.watchOnly(s.handleListWatches)))
+		mux.Handle("DELETE /api/v1/watchlist/{id}", s.authed(s.watchOnly(s.handleDeleteWatch)))
+	}
 	mux.HandleFunc("GET /api/v1/flags", s.handleFlags)
 	mux.HandleFunc("GET /api/v1/openapi.json", s.handleOpenAPI)
 	mux.HandleFunc("GET /healthz", s.handleHealthz)
@@ -32,7 +37,7 @@ func (s *Server) routes() http.Handler {
 	}
 
 	const get = "GET, HEAD"
-	for path, allow := range map[string]string{
+	allowed := map[string]string{
 		"/api/v1/scan":            "POST",
 		"/api/v1/scan/{$}":        "POST",
 		"/api/v1/scans":           get,
@@ -43,7 +48,12 @@ func (s *Server) routes() http.Handler {
 		"/healthz":                get,
 		"/readyz":                 get,
 		"/metrics":                get,
-	} {
+	}
+	if s.watchlist != nil {
+		allowed["/api/v1/watchlist"] = "GET, HEAD, POST"
+		allowed["/api/v1/watchlist/{id}"] = "DELETE"
+	}
+	for path, allow := range allowed {
 		mux.Handle(path, s.methodNotAllowed(allow))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

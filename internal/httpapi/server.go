@@ -59,6 +59,8 @@ type Deps struct {
 	Now func() time.Time
 	// Pages, if not nil, adds the web pages and badges beside the API.
 	Pages Pages
+	// Watchlist, if not nil, serves /api/v1/watchlist (premium plans).
+	Watchlist store.Watchlist
 }
 
 // Pages are routes served beside the API (*web.Pages implements it).
@@ -81,6 +83,7 @@ type Server struct {
 	log          *slog.Logger
 	now          func() time.Time
 	pages        Pages
+	watchlist    store.Watchlist
 	handler      http.Handler
 }
 
@@ -102,6 +105,7 @@ func NewServer(d Deps) (*Server, error) {
 		log:          d.Logger,
 		now:          d.Now,
 		pages:        d.Pages,
+		watchlist:    d.Watchlist,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

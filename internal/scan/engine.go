@@ -104,6 +104,9 @@ type ScanRequest struct {
 	// Chains are the chain keys the caller's plan may use.
 	Chains   []string
 	Priority Priority
+	// Fresh skips the cache and any identical scan in flight: the caller
+	// (the watcher) knows the chain moved since. Its result is cached.
+	Fresh bool
 }
 
 // NewEngine builds an engine from opts.
@@ -235,7 +238,7 @@ func (e *Engine) Scan(ctx context.Context, req ScanRequest) (*Report, error) {
 	// sharing a cache (a rolling upgrade) never serve each other's reports.
 	key := "scan:v1:" + e.version + ":" + addr.Canonical + ":" + strings.Join(planChains, ",")
 
-	if e.cache != nil && e.ttl > 0 {
+	if e.cache != nil && e.ttl > 0 && !req.Fresh {
 		if b, ok, err := e.cache.Get(ctx, key); err == nil && ok {
 			r, err := e.decoded.decode(key, b)
 			if err == nil {
@@ -254,7 +257,7 @@ func (e *Engine) Scan(ctx context.Context, req ScanRequest) (*Report, error) {
 	}
 	var b []byte
 	shared := false
-	if e.dedupe != nil {
+	if e.dedupe != nil && !req.Fresh {
 		b, shared, err = e.dedupe.Do(ctx, key, run)
 	} else {
 		b, err = run(ctx)
