@@ -136,7 +136,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	}
 	srv, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: h.engine, Store: served, Auth: h.keys,
-		Limiter: limiter, PlanLimiters: o.planLimiters, Checks: o.checks, Metrics: h.metrics, Now: h.clock,
+		Limiter: limiter, PlanLimiters: o.planLimiters, Checks: o.checks, Metrics: h.metrics, Now: h.clock, Watchlist: st,
 		Logger: slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
 	if err != nil {

@@ -65,7 +65,7 @@ func (d *openAPIDoc) operation(template, method string) (string, map[string]any,
 	if op, ok := item[m].(map[string]any); ok {
 		return m, op, nil
 	}
-	for _, m := range []string{"get", "post"} {
+	for _, m := range []string{"get", "post", "delete"} {
 		if op, ok := item[m].(map[string]any); ok {
 			return m, op, nil
 		}
@@ -92,6 +92,12 @@ func (d *openAPIDoc) validate(template, method string, res response) error {
 		if !optional && res.Header.Get(name) == "" {
 			return fmt.Errorf("%s %s %s: documented header %s missing", method, template, status, name)
 		}
+	}
+	if _, ok := resp["content"]; !ok {
+		if len(res.body) > 0 {
+			return fmt.Errorf("%s %s %s: documented without a body, got %s", method, template, status, res.body)
+		}
+		return nil
 	}
 	mt, _, err := mime.ParseMediaType(res.Header.Get("Content-Type"))
 	if err != nil {
@@ -180,6 +186,26 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		{"/api/v1/usage", "GET", "/api/v1/usage", free, "", nil, nil, 200},
 		{"/api/v1/usage", "GET", "/api/v1/usage", premium, "", nil, nil, 200},
 		{"/api/v1/usage", "GET", "/api/v1/usage", "trk_x", "", nil, nil, 401},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", premium, body, nil, nil, 201},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", premium, body, nil, nil, 200},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", premium, `{"address":"0x12"}`, nil, nil, 400},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", free, body, nil, nil, 403},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", "", body, nil, nil, 401},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", premium, `{"address":"0x0000000000000000000000000000000000000404"}`, nil, fail(fault.TokenNotFound), 404},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", premium, body, []string{"Content-Type", "text/plain"}, nil, 415},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", premium, `{"address":"` + strings.Repeat(" ", 5000) + `"}`, nil, nil, 413},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", premium, `{"address":"0x0000000000000000000000000000000000000422"}`, nil, fail(fault.NotAToken), 422},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", premium, `{"address":"0x0000000000000000000000000000000000000500"}`, nil,
+			func(context.Context, scan.Request) (*scan.Assessment, error) { return nil, fmt.Errorf("boom") }, 500},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", premium, `{"address":"0x0000000000000000000000000000000000000502"}`, nil, fail(fault.UpstreamError), 502},
+		{"/api/v1/watchlist", "POST", "/api/v1/watchlist", premium, `{"address":"0x0000000000000000000000000000000000000504"}`, nil, fail(fault.UpstreamTimeout), 504},
+		{"/api/v1/watchlist", "GET", "/api/v1/watchlist", premium, "", nil, nil, 200},
+		{"/api/v1/watchlist", "GET", "/api/v1/watchlist", pro, "", nil, nil, 403},
+		{"/api/v1/watchlist", "PUT", "/api/v1/watchlist", premium, "", nil, nil, 405},
+		{"/api/v1/watchlist/{id}", "DELETE", "/api/v1/watchlist/wat_nope", premium, "", nil, nil, 404},
+		{"/api/v1/watchlist/{id}", "DELETE", "/api/v1/watchlist/wat_nope", "", "", nil, nil, 401},
+		{"/api/v1/watchlist/{id}", "DELETE", "/api/v1/watchlist/wat_nope", free, "", nil, nil, 403},
+		{"/api/v1/watchlist/{id}", "GET", "/api/v1/watchlist/wat_nope", premium, "", nil, nil, 405},
 		{"/api/v1/flags", "GET", "/api/v1/flags", "", "", nil, nil, 200},
 		{"/api/v1/flags", "POST", "/api/v1/flags", "", "{}", nil, nil, 405},
 		{"/api/v1/openapi.json", "GET", "/api/v1/openapi.json", "", "", nil, nil, 200},
@@ -203,6 +229,23 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 			continue
 		}
 		validated[strings.ToLower(c.method)+" "+c.template] = true
+	}
+
+	// 204: a real entry deleted.
+	var entry httpapi.WatchEntry
+	if res := h.request("GET", "/api/v1/watchlist", premium, ""); res.StatusCode == 200 {
+		var list httpapi.WatchList
+		if err := json.Unmarshal(res.body, &list); err != nil || len(list.Watches) == 0 {
+			t.Fatalf("watchlist %s: %v", res.body, err)
+		}
+		entry = list.Watches[0]
+	}
+	if res := h.request("DELETE", "/api/v1/watchlist/"+entry.ID, premium, ""); res.StatusCode != 204 {
+		t.Errorf("delete %s: %d %s, want 204", entry.ID, res.StatusCode, res.body)
+	} else if err := doc.validate("/api/v1/watchlist/{id}", "DELETE", res); err != nil {
+		t.Error(err)
+	} else {
+		validated["delete /api/v1/watchlist/{id}"] = true
 	}
 
 	// 503 overloaded: the only slot is held and nobody may wait.

@@ -64,15 +64,23 @@ func (s *Server) handleCreateWatch(w http.ResponseWriter, r *http.Request, a *Ac
 		s.writeError(w, r, err)
 		return
 	}
-	if _, err := s.scanner.Allowed(address, a.Chains); err != nil {
+	addr, err := s.scanner.Allowed(address, a.Chains)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	// Refuse a full list before paying for a scan.
+	// An entry the key has is answered as is; a full list is refused
+	// before paying for a scan.
 	existing, err := s.watchlist.ListWatches(r.Context(), a.Key.ID)
 	if err != nil {
 		s.writeError(w, r, storeError(err, "list watches"))
 		return
+	}
+	for _, e := range existing {
+		if e.Address == addr.Canonical {
+			s.writeJSON(w, r, http.StatusOK, watchEntry(e))
+			return
+		}
 	}
 	if len(existing) >= a.Plan.WatchLimit {
 		s.writeError(w, r, watchLimitError(a.Plan.WatchLimit))
