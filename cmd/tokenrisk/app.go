@@ -17,6 +17,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/config"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/metrics"
+	"github.com/tokenrisk/tokenrisk/internal/poolindex"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/solana"
 	"github.com/tokenrisk/tokenrisk/internal/store"
@@ -125,9 +126,14 @@ func adapters(cfg *config.Config, reg *chains.Registry, m *metrics.Metrics) []sc
 	if m != nil {
 		upstream = m.Upstream
 	}
-	out := []scan.Adapter{
-		solana.NewAdapter(reg, solana.Options{HTTPClient: client, Deadline: cfg.ScanTimeout, Upstream: upstream}),
+	sopts := solana.Options{HTTPClient: client, Deadline: cfg.ScanTimeout, Upstream: upstream}
+	if cfg.SolanaPoolIndex != "" {
+		// Checked when the configuration was loaded.
+		if idx, err := poolindex.New(cfg.SolanaPoolIndex, client); err == nil {
+			sopts.PoolIndex = idx
+		}
 	}
+	out := []scan.Adapter{solana.NewAdapter(reg, sopts)}
 	return append(out, evmAdapters(cfg, reg, client, upstream)...)
 }
 

@@ -44,6 +44,11 @@ type SolanaLiquidityEvidence struct {
 	BondingCurve      *SolanaBondingCurveEvidence `json:"bonding_curve"`
 	SOLPriceUSD       *float64                    `json:"sol_price_usd"`
 	SOLPriceSource    string                      `json:"sol_price_source,omitempty"`
+	// PoolsFrom says how the pools were found: "program_accounts" (every
+	// DEX searched on-chain), "pool_index" (named by the operator's index,
+	// each read and verified on-chain) or "none" (a trusted token's pools
+	// are not searched).
+	PoolsFrom string `json:"pools_from"`
 }
 
 // SolanaBondingCurveEvidence is the pump.fun curve with derived values.
@@ -299,6 +304,13 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 		Pools:           make([]SolanaPool, 0, len(lf.Pools)),
 		SOLPriceUSD:     lf.SOLPriceUSD,
 		SOLPriceSource:  lf.SOLPriceSource,
+		PoolsFrom:       "program_accounts",
+	}
+	switch {
+	case f.Trusted != "":
+		ev.PoolsFrom = "none"
+	case lf.FromIndex:
+		ev.PoolsFrom = "pool_index"
 	}
 	var flags []risk.Flag
 	status := scan.Complete

@@ -271,6 +271,9 @@ type SolanaLiquidityFacts struct {
 	SOLPriceUSD *float64
 	// SOLPriceSource names the pool the SOL price was read from.
 	SOLPriceSource string
+	// FromIndex is true when an operator's pool index named the pools
+	// (each read and verified on-chain) instead of discovery.
+	FromIndex bool
 }
 
 // SolanaPool is one pool of the token.

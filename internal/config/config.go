@@ -17,6 +17,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/poolindex"
 )
 
 // Config is everything an operator can set. Each field has one flag and one
@@ -61,6 +62,9 @@ type Config struct {
 	EtherscanAPIKey string
 	EtherscanURL    string
 	SourcifyURL     string
+	// SolanaPoolIndex is an operator's pool index URL (mint → pool
+	// accounts) that replaces Solana pool discovery; "" disables it.
+	SolanaPoolIndex string
 
 	// KeyPlan and KeyName are the plan and name of `keys create`.
 	KeyPlan string
@@ -181,6 +185,8 @@ var options = []Option{
 		bind: str(func(c *Config) *string { return &c.EtherscanURL })},
 	{Flag: "sourcify-url", Env: "TOKENRISK_SOURCIFY_URL", Usage: "Sourcify server URL (unset: the default endpoint; set empty or \"none\": disabled)", Commands: []string{CmdServe, CmdScan},
 		bind: str(func(c *Config) *string { return &c.SourcifyURL })},
+	{Flag: "solana-pool-index", Env: "TOKENRISK_SOLANA_POOL_INDEX", Usage: "URL of your own Solana pool index (GET ?mint=MINT answers {\"mint\", \"pools\": [addresses]}); it replaces searching every DEX with getProgramAccounts, every pool it names is still read and verified on-chain, and its failure leaves pools unchecked", Commands: []string{CmdServe, CmdScan},
+		bind: str(func(c *Config) *string { return &c.SolanaPoolIndex })},
 	{Flag: "plan", Env: "TOKENRISK_KEY_PLAN", Usage: "plan of the new key: free, pro or premium", Commands: []string{CmdKeysCreate},
 		bind: str(func(c *Config) *string { return &c.KeyPlan })},
 	{Flag: "name", Env: "TOKENRISK_KEY_NAME", Usage: "a name for the new key", Commands: []string{CmdKeysCreate},
@@ -316,6 +322,11 @@ func (c *Config) validate() error {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("unknown command %q", c.Command))
+	}
+	if slices.Contains([]string{CmdServe, CmdScan}, c.Command) && c.SolanaPoolIndex != "" {
+		if _, err := poolindex.New(c.SolanaPoolIndex, nil); err != nil {
+			errs = append(errs, fmt.Errorf("--solana-pool-index (TOKENRISK_SOLANA_POOL_INDEX): %w", err))
+		}
 	}
 	if slices.Contains([]string{CmdServe, CmdScan}, c.Command) && c.ScanTimeout <= 0 {
 		errs = append(errs, errors.New("--scan-timeout must be positive"))

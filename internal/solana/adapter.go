@@ -28,6 +28,17 @@ type Options struct {
 	// MaxSignaturePages bounds getSignaturesForAddress pagination when
 	// looking for a mint's first transaction; zero means 3 pages of 1000.
 	MaxSignaturePages int
+	// PoolIndex, when not nil, names a mint's pool accounts
+	// (TOKENRISK_SOLANA_POOL_INDEX) instead of searching every DEX with
+	// getProgramAccounts. Every pool it names is read and verified
+	// on-chain; when it fails, the pools are unchecked, never absent.
+	PoolIndex PoolIndex
+}
+
+// PoolIndex names the pool accounts of a mint (an operator's index, see
+// package poolindex).
+type PoolIndex interface {
+	Pools(ctx context.Context, mint string) ([]string, error)
 }
 
 // Adapter assesses Solana mints. It implements scan.Adapter.
@@ -77,6 +88,7 @@ func (a *Adapter) Assess(ctx context.Context, req scan.Request) (*scan.Assessmen
 		mint:     mint,
 		sigPages: a.opts.MaxSignaturePages,
 		now:      a.opts.Now,
+		index:    a.opts.PoolIndex,
 	}
 	facts, err := col.collect(ctx)
 	if err != nil {

@@ -45,6 +45,11 @@ type collector struct {
 	// now is the clock (a dynamic vault's locked profit unlocks with
 	// time); nil means time.Now.
 	now func() time.Time
+	// index, when set, names the mint's pools instead of discovery.
+	index PoolIndex
+	// indexed are the pools the index named (valid when indexErr is nil).
+	indexed  []string
+	indexErr error
 
 	facts *analysis.SolanaFacts
 	// mintData keeps the decoded mint for later steps.
@@ -122,7 +127,19 @@ func (c *collector) collect(ctx context.Context) (*analysis.SolanaFacts, error) 
 			c.facts.Liquidity.Unsearched = append(c.facts.Liquidity.Unsearched, name)
 		}
 	}
-	if err := c.roundTrip1(ctx); err != nil {
+	// The index is asked beside round trip 1: it costs no round trip.
+	var wg sync.WaitGroup
+	if c.index != nil && c.facts.Trusted == "" {
+		c.facts.Liquidity.FromIndex = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.indexed, c.indexErr = c.index.Pools(ctx, c.mint.String())
+		}()
+	}
+	err := c.roundTrip1(ctx)
+	wg.Wait()
+	if err != nil {
 		return nil, err
 	}
 	c.roundTrip2(ctx)
@@ -266,7 +283,27 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	f := c.facts
 	var calls []*Call
 	var queries []*poolQuery
-	if f.Trusted == "" {
+	var named []PublicKey
+	var namedAccounts func() ([]*Account, error)
+	switch {
+	case f.Trusted != "":
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pool discovery skipped for a trusted token (its pools are too many to list)")
+	case f.Liquidity.FromIndex && c.indexErr != nil:
+		// Nothing is known about the pools: unchecked, never absent.
+		f.Uncheck(risk.CheckPools)
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: the pool index failed, pools unknown: "+describe(c.indexErr))
+	case f.Liquidity.FromIndex:
+		for _, s := range c.indexed {
+			k, err := ParsePublicKey(s)
+			if err != nil {
+				continue // the index client checked every address
+			}
+			named = append(named, k)
+		}
+		var namedCalls []*Call
+		namedCalls, namedAccounts = accountsCalls(named)
+		calls = append(calls, namedCalls...)
+	default:
 		for _, d := range c.cfg.dexes {
 			for _, off := range d.kind.mintOffsets {
 				q := &poolQuery{dex: d}
@@ -279,8 +316,6 @@ func (c *collector) roundTrip2(ctx context.Context) {
 				calls = append(calls, q.call)
 			}
 		}
-	} else {
-		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: pool discovery skipped for a trusted token (its pools are too many to list)")
 	}
 	var price *poolQuery
 	if wp, ok := c.cfg.whirlpool(); ok && c.cfg.wsol != nil && c.cfg.usdc != nil && f.Trusted == "" {
@@ -311,6 +346,9 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	seen := map[PublicKey]bool{}
 	failed := map[string]bool{}
 	skipped := 0
+	if f.Liquidity.FromIndex {
+		skipped += c.verifyIndexed(named, namedAccounts, failed, seen)
+	}
 	for _, q := range queries {
 		if q.call.Err != nil {
 			f.Uncheck(risk.CheckPools)
@@ -343,6 +381,8 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	for _, d := range c.cfg.dexes {
 		switch {
 		case f.Trusted != "":
+		case f.Liquidity.FromIndex && c.indexErr != nil:
+			f.Liquidity.Unsearched = append(f.Liquidity.Unsearched, d.name)
 		case failed[d.name]:
 			f.Liquidity.Unsearched = append(f.Liquidity.Unsearched, d.name)
 		default:
@@ -356,7 +396,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 		f.Uncheck(risk.CheckPools)
 		f.Liquidity.Unsearched = append(f.Liquidity.Unsearched, "pumpfun")
 	}
-	f.Liquidity.SearchComplete = len(failed) == 0 && skipped == 0 && !curveUnknown && f.Trusted == "" && len(c.cfg.dexes) > 0 && len(c.cfg.unknownDEXes) == 0
+	f.Liquidity.SearchComplete = len(failed) == 0 && skipped == 0 && !curveUnknown && f.Trusted == "" && len(c.cfg.dexes) > 0 && len(c.cfg.unknownDEXes) == 0 && (!f.Liquidity.FromIndex || c.indexErr == nil)
 	if len(c.pools) > maxPools {
 		// Keep the pools most likely to matter: against a configured
 		// quote token first, then Whirlpools by in-range liquidity.
@@ -389,6 +429,79 @@ func (c *collector) roundTrip2(ctx context.Context) {
 		c.signatures = sigs
 		c.sigsComplete = len(sigs) < signaturePageSize
 	}
+}
+
+// verifyIndexed reads the pools the index named (their accounts came
+// with round trip 2) and keeps those that are what the index says: owned
+// by a configured DEX program, decoded by that DEX's layout, pairing the
+// mint. It returns how many were not; each is named in a warning. When
+// the accounts could not be read at all, every DEX is marked failed.
+func (c *collector) verifyIndexed(named []PublicKey, accounts func() ([]*Account, error), failed map[string]bool, seen map[PublicKey]bool) int {
+	f := c.facts
+	if len(named) == 0 {
+		return 0
+	}
+	accs, err := accounts()
+	if err != nil {
+		f.Uncheck(risk.CheckPools)
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, "liquidity: the pools the index named could not be read: "+describe(err))
+		for _, d := range c.cfg.dexes {
+			failed[d.name] = true
+		}
+		return 0
+	}
+	rejected := 0
+	reject := func(k PublicKey, why string) {
+		rejected++
+		f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: the pool index named %s, which %s; ignored", k, why))
+	}
+	for i, k := range named {
+		acc := accs[i]
+		if acc == nil {
+			reject(k, "does not exist")
+			continue
+		}
+		var dex *dexConfig
+		for j := range c.cfg.dexes {
+			if c.cfg.dexes[j].program == acc.Owner {
+				dex = &c.cfg.dexes[j]
+				break
+			}
+		}
+		if dex == nil {
+			reject(k, "is owned by "+acc.Owner.String()+", not a configured DEX")
+			continue
+		}
+		if dex.kind.size != 0 && len(acc.Data) != dex.kind.size {
+			reject(k, fmt.Sprintf("is not a %s pool (%d bytes)", dex.name, len(acc.Data)))
+			continue
+		}
+		st, err := dex.kind.decode(acc.Data)
+		if err != nil {
+			reject(k, "is not a "+dex.name+" pool: "+err.Error())
+			continue
+		}
+		if !c.tradesMint(dex.kind, acc.Data, st) {
+			reject(k, "is a "+dex.name+" pool of other mints")
+			continue
+		}
+		if !seen[k] {
+			seen[k] = true
+			c.pools = append(c.pools, foundPool{dex: dex.name, address: k, state: st})
+		}
+	}
+	return rejected
+}
+
+// tradesMint reports whether a pool holds the mint at one of the
+// positions discovery would have searched.
+func (c *collector) tradesMint(kind poolKind, data []byte, st *PoolState) bool {
+	for _, off := range kind.mintOffsets {
+		if off+32 <= len(data) && PublicKey(data[off:off+32]) == c.mint {
+			return st.MintA == c.mint || st.MintB == c.mint
+		}
+	}
+	return false
 }
 
 // againstQuote reports whether a pool pairs the token with a configured

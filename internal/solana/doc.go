@@ -18,6 +18,19 @@
 //     creator candidates] + the pools' LP token accounts + getTransaction of the mint's oldest signature +
 //     getSignaturesForAddress of the creator candidate (its history).
 //
+// A DAMM v1 pool keeps its reserves in Meteora dynamic vaults: its vaults
+// and vault-LP balances come with round trip 3, and one more request
+// (getMultipleAccounts of the vault LP mints) is sent only when such a
+// pool was found. LaunchLab curves bring their global config (curve
+// type) into round trip 3 at no extra call.
+//
+// With Options.PoolIndex (TOKENRISK_SOLANA_POOL_INDEX) the operator's index
+// is asked beside round trip 1 and the pools it names are read with
+// getMultipleAccounts in round trip 2 instead of the DEX searches; each is
+// kept only if it is owned by a configured DEX program, decodes by that
+// DEX's layout and holds the mint where discovery would have searched. A
+// failed index leaves the pools unchecked.
+//
 // Only round trip 1 can fail a scan (upstream_error / upstream_timeout);
 // later failures leave their analyses partial or unavailable, with
 // warnings. A mint with more than 1000 signatures is paged (bounded by
