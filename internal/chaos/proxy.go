@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,6 +58,10 @@ type Fault struct {
 	// Methods limits Error and Empty to calls of these methods (empty:
 	// every method).
 	Methods []string
+	// Data limits Error and Empty further to calls whose first parameter's
+	// call data ("data" or "input") starts with one of these hex prefixes,
+	// e.g. a selector "0x18160ddd" (empty: any call).
+	Data []string
 	// Every applies Error, Empty and the HTTP faults (Status, Body, Drop)
 	// to one in Every of the calls (requests) they match; 0 or 1: all.
 	Every int
@@ -152,7 +157,34 @@ func (p *Proxy) current() Fault {
 type call struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
 	raw    json.RawMessage
+}
+
+// dataMatches reports whether the call's first parameter carries call
+// data starting with one of prefixes (always, when there are none).
+func (c call) dataMatches(prefixes []string) bool {
+	if len(prefixes) == 0 {
+		return true
+	}
+	var params []json.RawMessage
+	if json.Unmarshal(c.Params, &params) != nil || len(params) == 0 {
+		return false
+	}
+	var msg struct {
+		Data  string `json:"data"`
+		Input string `json:"input"`
+	}
+	if json.Unmarshal(params[0], &msg) != nil {
+		return false
+	}
+	data := strings.ToLower(msg.Data + msg.Input)
+	for _, p := range prefixes {
+		if strings.HasPrefix(data, strings.ToLower(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // answer is one JSON-RPC response.
@@ -229,7 +261,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if f.Error != nil || f.Empty {
 		for i, c := range calls {
-			if answers[i] != nil || (len(f.Methods) > 0 && !slices.Contains(f.Methods, c.Method)) || !p.pick(&p.hits, f.Every) {
+			if answers[i] != nil || (len(f.Methods) > 0 && !slices.Contains(f.Methods, c.Method)) || !c.dataMatches(f.Data) || !p.pick(&p.hits, f.Every) {
 				continue
 			}
 			p.faulted.Add(1)

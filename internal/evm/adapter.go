@@ -192,6 +192,14 @@ func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Addr
 		s.err = fmt.Errorf("eth_getCode: %w", elems[0].Error)
 		return s
 	}
+	if elems[1].Error != nil {
+		// The head block bounds the holder rebuild: without it the log
+		// scan would read nothing and call that complete. Asked once more.
+		if err := s.client.Call(ctx, &s.block, "eth_blockNumber"); err != nil {
+			s.err = fmt.Errorf("eth_blockNumber: %w (first try: %w)", err, elems[1].Error)
+			return s
+		}
+	}
 	s.supplyErr, s.balanceErr = elems[2].Error, elems[3].Error
 	s.supplyOK = elems[2].Error == nil && len(s.supplyRaw) >= 32
 	s.balanceOK = elems[3].Error == nil && len(s.balRaw) >= 32
@@ -355,14 +363,27 @@ func classifyERC20(err error, out []byte) erc20Answer {
 // revert or an empty result from code that has no such function. A call
 // the node failed, or an empty result for a function the dispatcher has
 // (or from a node whose eth_call returns nothing at all), is asked once
-// more and then is the node's failure (502), never a verdict.
+// more and then is the node's failure (502), never a verdict. Code that
+// delegates answers for its implementation, so the implementation's
+// dispatcher is read too (its slots in the same retry, its code in one
+// more call: this path only runs for contracts that did not answer).
 func (a *Adapter) confirmNotToken(ctx context.Context, s *sighting, token common.Address) error {
+	report := AnalyseCode(s.code)
 	supply, balance := classifyERC20(s.supplyErr, s.supplyRaw), classifyERC20(s.balanceErr, s.balRaw)
+	// Code that forwards calls answers for its implementation: an empty
+	// answer proves nothing until the implementation's code is known.
+	var impl *common.Address
 	if supply != erc20Answered && supply != erc20Executed || balance != erc20Answered && balance != erc20Executed {
 		var sup, bal hexutil.Bytes
 		elems := []rpc.BatchElem{
 			CallElem(CallMsg{To: token, Data: SelTotalSupply.bytes(), Gas: 200_000}, nil, &sup),
 			CallElem(CallMsg{To: token, Data: append(SelBalanceOf.bytes(), common.LeftPadBytes(common.HexToAddress("0xdead").Bytes(), 32)...), Gas: 200_000}, nil, &bal),
+		}
+		var slots func() (ProxySlots, error)
+		if report.MinimalProxyTarget == nil && (report.HasDelegatecall || report.HasCallcode) {
+			var slotElems []rpc.BatchElem
+			slotElems, slots = ProxySlotCalls(token)
+			elems = append(elems, slotElems...)
 		}
 		if err := s.client.Batch(ctx, elems); err != nil {
 			return fault.Wrap(err, upstreamCode(ctx, err), fmt.Sprintf("%s: the node could not say whether the contract at %s is a token", s.chain.Key, token.Hex()))
@@ -382,10 +403,30 @@ func (a *Adapter) confirmNotToken(ctx context.Context, s *sighting, token common
 			s.supplyOK, s.balanceOK = true, true
 			return nil
 		}
+		switch {
+		case report.MinimalProxyTarget != nil:
+			impl = report.MinimalProxyTarget
+		case slots != nil:
+			v, err := slots()
+			if err != nil {
+				return fault.Wrap(err, fault.UpstreamError, fmt.Sprintf("%s: the node could not say whether the proxy at %s is a token", s.chain.Key, token.Hex()))
+			}
+			if p := DetectProxy(report, v); p != nil && p.Implementation != (common.Address{}) {
+				impl = &p.Implementation
+			}
+		}
 	}
-	report := AnalyseCode(s.code)
+	has := report.HasSelector
+	if impl != nil {
+		var code hexutil.Bytes
+		if err := s.client.Call(ctx, &code, "eth_getCode", *impl, "latest"); err != nil {
+			return fault.Wrap(err, upstreamCode(ctx, err), fmt.Sprintf("%s: the node could not give the code of %s, the implementation behind %s", s.chain.Key, impl.Hex(), token.Hex()))
+		}
+		implReport := AnalyseCode(code)
+		has = func(sel Selector) bool { return report.HasSelector(sel) || implReport.HasSelector(sel) }
+	}
 	dubious := func(v erc20Answer, sel Selector) bool {
-		return v == erc20Unanswered || v == erc20Empty && (s.lensEmpty || report.HasSelector(sel))
+		return v == erc20Unanswered || v == erc20Empty && (s.lensEmpty || has(sel))
 	}
 	if dubious(supply, SelTotalSupply) || dubious(balance, SelBalanceOf) {
 		return fault.Errorf(fault.UpstreamError, "%s: the node failed or answered nothing to totalSupply()/balanceOf() of the contract at %s; whether it is a token is unknown", s.chain.Key, token.Hex())

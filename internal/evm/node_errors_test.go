@@ -138,3 +138,29 @@ func TestClientOneURLDead(t *testing.T) {
 		t.Errorf("decimals %s, want %d", fmtPtr(r.Decimals), clean.Decimals)
 	}
 }
+
+// TestEmptyAnswersFromAProxyAreNotVerdicts: a proxy has no totalSupply()
+// or balanceOf() of its own (its implementation does), so empty answers
+// to both, twice, prove nothing: the implementation's code is asked, and
+// the node's failure is a 502, never not_a_token. A healthy node then
+// gets the proxy's report.
+func TestEmptyAnswersFromAProxyAreNotVerdicts(t *testing.T) {
+	m := startAdapterNet(t).Manifest()
+	proxy, ok := m.Token("proxy_upgradeable")
+	if !ok {
+		t.Fatal("the zoo has no proxy_upgradeable token")
+	}
+	p, ad := chaosChain(t)
+	p.Set(chaos.Fault{Methods: []string{"eth_call"}, Data: []string{SelTotalSupply.String(), SelBalanceOf.String()}, Empty: true})
+	_, err := assess(t, ad, proxy.Address)
+	if got := fault.CodeOf(err); got != fault.UpstreamError {
+		t.Fatalf("empty totalSupply()/balanceOf() from a proxy: error %v (code %s), want upstream_error", err, got)
+	}
+	if p.Faulted() == 0 {
+		t.Fatal("the fault was never applied")
+	}
+	p.Set(chaos.Fault{})
+	if _, err := assess(t, ad, proxy.Address); err != nil {
+		t.Fatalf("healthy node: %v", err)
+	}
+}
