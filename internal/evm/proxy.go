@@ -60,7 +60,9 @@ func ProxySlotCalls(addr common.Address) ([]rpc.BatchElem, func() (ProxySlots, e
 			if elems[i].Error != nil {
 				return ProxySlots{}, fmt.Errorf("proxy slot %s: %w", slots[i].Hex(), elems[i].Error)
 			}
-			if len(out[i]) > 32 {
+			// A storage word is always 32 bytes: anything else (an empty
+			// "0x" from a faulty node) is unreadable, never a zero slot.
+			if len(out[i]) != 32 {
 				return ProxySlots{}, fmt.Errorf("proxy slot %s: %d-byte word", slots[i].Hex(), len(out[i]))
 			}
 			v[i] = common.BytesToAddress(out[i])
