@@ -75,11 +75,20 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		owner = c.roleAdmin
 		r.warn("contract: no owner getter; the owner reported is the creator, which holds AccessControl's DEFAULT_ADMIN_ROLE (hasRole); other role holders are not readable")
 	}
+	// Without an owner getter, no owner is renounced ownership only when
+	// the code holds no power behind a caller check: a mint or seize
+	// guarded by stored state (an owner slot no getter reads, a minter
+	// mapping) belongs to someone no getter names, so the owner is
+	// unknown and those powers still count.
+	guardedPowers := lens != nil && !lens.OwnerFunc && owner == nil && len(codePowers(codeReport)) > 0
+	if guardedPowers {
+		r.warn("contract: no owner getter, but the code mints or takes balances behind a caller check: the owner is unknown, not renounced")
+	}
 	trusted, _ := ch.IsTrusted(r.token.Hex())
 	cf := &analysis.EVMContractFacts{
 		Trusted:      trusted.Name,
 		Verified:     ex.verified,
-		OwnerKnown:   lens != nil && (lens.OwnerFunc || !roles || owner != nil),
+		OwnerKnown:   lens != nil && (lens.OwnerFunc || !roles || owner != nil) && !guardedPowers,
 		OwnerGetter:  lens != nil && lens.OwnerFunc,
 		RoleGoverned: roles,
 		Code:         codeFactsOf(codeReport),

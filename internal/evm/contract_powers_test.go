@@ -133,3 +133,23 @@ func TestPricedSaleIsASeizure(t *testing.T) {
 		t.Errorf("a sale at a fixed price raised %s: %s", f.Code, f.Detail)
 	}
 }
+
+// TestProbesKeepUntestedCodeMint: an owner issue function that answers
+// true for a zero amount and false for any other (its cap is reached on
+// this state) went through only where it could show nothing. Those calls
+// did not put it to the test, so the mint its code shows is reported, as
+// code evidence, instead of being dropped as "called, no effect".
+func TestProbesKeepUntestedCodeMint(t *testing.T) {
+	probe, flags := probePowerToken(t, "CappedIssueToken.bin")
+	sel := SelectorOf("issueTokens(uint256)").String()
+	if probe.Exercised[sel] {
+		t.Errorf("issueTokens counted as exercised: only a zero amount went through and the others answered false")
+	}
+	f := flagOf(flags, risk.OwnerCanMint)
+	if f == nil {
+		t.Fatal("no OWNER_CAN_MINT flag for a guarded issue function")
+	}
+	if f.Evidence != risk.EvidenceCode || !strings.Contains(f.Source, sel) {
+		t.Errorf("OWNER_CAN_MINT evidence %q from %q, want code evidence naming %s", f.Evidence, f.Source, sel)
+	}
+}

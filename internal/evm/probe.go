@@ -434,6 +434,7 @@ func genericPatterns() []struct {
 	name      string
 	args      [][]byte
 	victimArg bool
+	inert     bool
 } {
 	w := func(v int64) []byte { return common.LeftPadBytes(big.NewInt(v).Bytes(), 32) }
 	victim := common.LeftPadBytes(ProbeVictim.Bytes(), 32)
@@ -441,11 +442,12 @@ func genericPatterns() []struct {
 		name      string
 		args      [][]byte
 		victimArg bool
+		inert     bool
 	}{
-		{"(victim,1)", [][]byte{victim, w(1)}, true},
-		{"(1,1,1)", [][]byte{w(1), w(1), w(1)}, false},
-		{"(0,0,0)", [][]byte{w(0), w(0), w(0)}, false},
-		{"([victim],true)", [][]byte{w(0x40), w(1), w(1), victim}, true},
+		{"(victim,1)", [][]byte{victim, w(1)}, true, false},
+		{"(1,1,1)", [][]byte{w(1), w(1), w(1)}, false, false},
+		{"(0,0,0)", [][]byte{w(0), w(0), w(0)}, false, true},
+		{"([victim],true)", [][]byte{w(0x40), w(1), w(1), victim}, true, false},
 	}
 }
 
@@ -561,7 +563,10 @@ func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o pro
 	if !o.Ok {
 		return
 	}
-	if c.role != RoleAnyone {
+	// A call with zero amounts, or one the function answered false
+	// (refused, as old tokens do instead of reverting), did not put the
+	// function to the test: what the code shows it can do still counts.
+	if c.role != RoleAnyone && !p.inert && !answeredFalse(o.Ret) {
 		v.ran[p.sel] = true
 	}
 	if isOwner && p.capability != "" {
@@ -584,6 +589,12 @@ func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o pro
 	for _, e := range classify(p, base, o.M, c, v.sc) {
 		v.seen[key] = append(v.seen[key], labelledEffect{e, p.label})
 	}
+}
+
+// answeredFalse says whether a call returned exactly one word, zero: a
+// function's false.
+func answeredFalse(ret []byte) bool {
+	return len(ret) == 32 && new(big.Int).SetBytes(ret).Sign() == 0
 }
 
 // measuredTax is the share (percent) of a test transfer or sell that did

@@ -38,6 +38,10 @@ type probeCall struct {
 	// full: only privileged callers get this call (the control caller
 	// gets the first patterns only).
 	full bool
+	// inert: every number the call passes is zero (a zero amount), so
+	// it cannot show what the function does to balances even when it
+	// goes through.
+	inert bool
 }
 
 // placeholderPrefix opens a call data word the Prober replaces (Prober.sol
@@ -142,6 +146,7 @@ type argPattern struct {
 	full        bool
 	needsAddr   bool // only for functions that take an address
 	numbersOnly bool // only for functions that take no address
+	zero        bool // every number is zero
 }
 
 func (sc scene) patterns() []argPattern {
@@ -151,7 +156,7 @@ func (sc scene) patterns() []argPattern {
 	ps := []argPattern{
 		{name: "victim, supply/10", first: victim, rest: victim, number: placeholder(fillSupplyTenth), small: numWord(100), flag: true},
 		{name: "holder, holder's balance", first: holder, rest: caller, number: sc.balanceWord(sc.holder), small: numWord(100), flag: true, needsAddr: true},
-		{name: "victim, 0", first: victim, rest: victim, number: numWord(0), small: numWord(0), flag: false, full: true},
+		{name: "victim, 0", first: victim, rest: victim, number: numWord(0), small: numWord(0), flag: false, full: true, zero: true},
 		{name: "victim, 1", first: victim, rest: victim, number: numWord(1), small: numWord(1), flag: true, full: true},
 		{name: "caller, supply", first: caller, rest: caller, number: placeholder(fillSupply), small: numWord(255), flag: true, full: true, needsAddr: true},
 		{name: "max", first: victim, rest: victim, number: maxWord, small: numWord(255), flag: true, full: true, numbersOnly: true},
@@ -201,6 +206,17 @@ func encodeArgs(args []method.Arg, p argPattern) []byte {
 		}
 	}
 	return append(head, tail...)
+}
+
+// takesNumber reports whether a function takes an amount: a number, a
+// small number or an array of numbers.
+func takesNumber(args []method.Arg) bool {
+	for _, a := range args {
+		if a.Kind == method.Uint || a.Kind == method.Small || (a.Kind == method.Dynamic && a.Elem == method.Uint) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasKind(args []method.Arg, k method.Kind) bool {
@@ -258,7 +274,8 @@ func buildProbeCalls(code CodeReport, maxSelectors int, sc scene) []probeCall {
 				for _, a := range g.args {
 					data = append(data, a...)
 				}
-				add(probeCall{sel: s, data: data, label: label + " " + g.name, capability: capability, victimArg: g.victimArg, full: i > 1})
+				add(probeCall{sel: s, data: data, label: label + " " + g.name, capability: capability, victimArg: g.victimArg, full: i > 1,
+					inert: g.inert})
 			}
 			continue
 		}
@@ -269,7 +286,7 @@ func buildProbeCalls(code CodeReport, maxSelectors int, sc scene) []probeCall {
 			}
 			data := append(s.bytes(), encodeArgs(m.Args, p)...)
 			add(probeCall{sel: s, data: data, label: label + " " + describe(m.Args, p.name), capability: capability,
-				victimArg: takesAddr, full: p.full})
+				victimArg: takesAddr, full: p.full, inert: p.zero && takesNumber(m.Args)})
 		}
 		if numeric(m.Args) {
 			group++

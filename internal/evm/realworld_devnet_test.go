@@ -219,6 +219,51 @@ func TestAdapterRoleGovernedToken(t *testing.T) {
 	}
 }
 
+// TestAdapterGetterlessMinter: a token with no owner getter whose mint is
+// for a private minters mapping is never read as renounced. While the
+// deployer is the minter the probes prove the mint; once the power was
+// handed to an address the scan does not know, the mint is still
+// reported from the code and the owner is unknown (null), not renounced.
+func TestAdapterGetterlessMinter(t *testing.T) {
+	dn := startAdapterNet(t)
+	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{})
+	deployer := common.HexToAddress(dn.Manifest().Deployer)
+	elsewhere := common.HexToAddress("0x5afe00000000000000000000000000000000beef")
+	for _, handOver := range []bool{false, true} {
+		t.Run(fmt.Sprintf("handed over %v", handOver), func(t *testing.T) {
+			token, _ := deployPooled(t, dn, "HiddenMinterToken.bin", nil, new(big.Int).Exp(big.NewInt(10), big.NewInt(26), nil))
+			if handOver {
+				sendAs(t, dn, deployer, &token, nil, calldata("handOver(address)", elsewhere.Bytes()))
+			}
+			r, err := assess(t, ad, token.Hex())
+			if err != nil {
+				t.Fatalf("Assess: %v", err)
+			}
+			t.Logf("level %s flags %v warnings %q", r.RiskLevel, flagCodes(r), r.Warnings)
+			var mint *risk.Flag
+			for i, f := range r.RiskFlags {
+				if f.Code == risk.OwnerCanMint {
+					mint = &r.RiskFlags[i]
+				}
+			}
+			want := risk.EvidenceProbe
+			if handOver {
+				want = risk.EvidenceCode
+			}
+			if mint == nil || mint.Evidence != want {
+				t.Fatalf("OWNER_CAN_MINT = %+v, want one with %s evidence", mint, want)
+			}
+			if r.SafetyChecklist.OwnershipRenounced {
+				t.Error("ownership_renounced checklist = true for a token whose code mints for a hidden minter")
+			}
+			cev, _ := r.ContractAnalysis.Evidence.(analysis.EVMContractEvidence)
+			if handOver && (cev.OwnershipRenounced != nil || cev.Owner != nil) {
+				t.Errorf("contract_analysis owner = %s, ownership_renounced = %s; want both null (unknown)", fmtPtr(cev.Owner), fmtPtr(cev.OwnershipRenounced))
+			}
+		})
+	}
+}
+
 // TestAdapterForkPools: a token whose only liquidity is an Aerodrome-style
 // volatile pool (factory getPool(a, b, false), reserves as uint256 words,
 // V2-shaped swap checked after the factory's getFee), or the same pool
