@@ -28,6 +28,9 @@ var (
 	// limit: true; its buys revert until a storage flag (a trading
 	// switch, off in the bare runtime code) is set.
 	unlaunched = common.HexToAddress("0xc900ebf1eb284c9374ff8af4c68d9b3a65046d88")
+	// mint: true; no owner at all: mint is for the members of a minters
+	// mapping (OpenZeppelin's MinterRole), empty in the bare runtime code.
+	minterRole = common.HexToAddress("0x5e2cdfaaa35273bb4c1ca9c3c8f335af1b1bf4b7")
 )
 
 func TestLoad(t *testing.T) {
@@ -35,8 +38,8 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tokens) != 6 {
-		t.Fatalf("loaded %d tokens, want 6", len(tokens))
+	if len(tokens) != 7 {
+		t.Fatalf("loaded %d tokens, want 7", len(tokens))
 	}
 	for _, tk := range tokens {
 		if len(tk.Code) == 0 || !tk.Labelled() {
@@ -88,13 +91,15 @@ func TestSeedAndScan(t *testing.T) {
 	for _, r := range results {
 		byAddr[r.Token.Address] = r
 	}
-	for _, a := range []common.Address{pausable, mintable, ownedToken, getterless, unlaunched} {
+	for _, a := range []common.Address{pausable, mintable, ownedToken, getterless, unlaunched, minterRole} {
 		r := byAddr[a]
 		s := r.Seeded
 		if s == nil || !s.Deployed || !s.Funded || !s.Pool {
 			t.Fatalf("%s: seeded %+v, want deployed, funded and pooled", a.Hex(), s)
 		}
 		switch {
+		case a == minterRole:
+			// No owner: the creator is given the minter role instead.
 		case s.Owner == (common.Address{}):
 			t.Errorf("%s: no owner slot found (notes %v)", a.Hex(), s.AllNotes())
 		case s.Layout.OwnerGetter == "":
@@ -145,16 +150,36 @@ func TestSeedAndScan(t *testing.T) {
 		}
 	}
 
-	// End to end: both owner pause powers and both mints (one behind a
-	// getter-less owner) are found and scored as labelled.
+	// A token whose mint is for a minters mapping is seeded with the
+	// creator in it, as its constructor did: the probes then prove the
+	// mint from the creator.
+	if r := byAddr[minterRole]; len(r.Seeded.Layout.Roles) == 0 {
+		t.Errorf("%s: no role given to the creator (notes %v)", minterRole.Hex(), r.Seeded.AllNotes())
+	}
+	if f := flagWith(byAddr[minterRole].Flags, risk.OwnerCanMint); f == nil || f.Evidence != risk.EvidenceProbe {
+		t.Errorf("%s: OWNER_CAN_MINT %+v, want one proven by a probe", minterRole.Hex(), f)
+	}
+
+	// End to end: both owner pause powers and the three mints (one behind
+	// a getter-less owner, one behind a minter role) are found and scored
+	// as labelled.
 	scores, misses := corpus.Tally(results)
 	if s := scores[corpus.Limit]; s.TP != 2 || s.FN != 0 {
 		t.Errorf("limit: %+v, want both pausable tokens true positives (misses %+v)", *s, misses)
 	}
-	if s := scores[corpus.Mint]; s.TP != 2 || s.FN != 0 {
-		t.Errorf("mint: %+v, want both mintable tokens true positives (misses %+v)", *s, misses)
+	if s := scores[corpus.Mint]; s.TP != 3 || s.FN != 0 {
+		t.Errorf("mint: %+v, want the three mintable tokens true positives (misses %+v)", *s, misses)
 	}
 	if got := corpus.Behaviour(byAddr[pausable].Flags)[corpus.Limit]; len(got) == 0 {
 		t.Errorf("pausable token: no limit flag in %v", byAddr[pausable].Flags)
 	}
+}
+
+func flagWith(flags []risk.Flag, code string) *risk.Flag {
+	for i := range flags {
+		if flags[i].Code == code {
+			return &flags[i]
+		}
+	}
+	return nil
 }

@@ -64,6 +64,9 @@ type Layout struct {
 	Supply *Slot
 	// FixedSupply is a non-zero totalSupply() answered from code alone.
 	FixedSupply *big.Int
+	// Roles are mapping entries keyed by the owner (a minter or admin
+	// role) set to true: the roles a constructor gives its deployer.
+	Roles []common.Hash
 	// Decimals is what decimals() answers once seeded (18 when unknown).
 	Decimals uint8
 	// DecimalsSlot is where decimals() reads them, when they had to be set.
@@ -113,7 +116,72 @@ func discover(sb *sandbox, owner common.Address) *Layout {
 	discoverDecimals(sb, l)
 	discoverSupply(sb, l)
 	discoverBalance(sb, l)
+	discoverRoles(sb, l, owner)
 	return l
+}
+
+// maxRoles bounds how many role entries discoverRoles sets.
+const maxRoles = 4
+
+// discoverRoles gives the owner the roles a constructor gives its
+// deployer (a minters or admins mapping, AccessControl's role members):
+// the runtime code alone starts with nobody in them, so every function
+// they gate reverts for everyone. Each non-standard function that still
+// reverts for the owner is traced; each zero mapping entry it read whose
+// key hashes the owner's address (roles[owner], roles[role][owner]) is set
+// to true and kept when the call then succeeds or runs further before it
+// reverts (the check passed). The balance entry is never one of them.
+func discoverRoles(sb *sandbox, l *Layout, owner common.Address) {
+	word := common.BytesToHash(owner.Bytes())
+	var balance common.Hash
+	if l.Balance != nil {
+		balance = l.Balance.Key(owner)
+	}
+	one := common.BigToHash(big.NewInt(1))
+	for _, sel := range evm.AnalyseCode(sb.state.GetCode(sb.token)).Selectors {
+		if len(l.Roles) >= maxRoles {
+			return
+		}
+		if standardSelectors[sel] {
+			continue
+		}
+		data := append(sel[:], guardArgs...)
+		if _, err := sb.call(owner, data); err == nil {
+			continue
+		}
+		progress := sb.seen.ops
+		for _, k := range ownerKeys(sb.seen, word) {
+			if k == balance || slices.Contains(l.Roles, k) || sb.get(k) != (common.Hash{}) {
+				continue
+			}
+			sb.set(k, one)
+			if _, err := sb.call(owner, data); err == nil || sb.seen.ops > progress {
+				l.Roles = append(l.Roles, k)
+				l.note("role: mapping entry %s (keyed by the owner) set to true", k.Hex())
+				break
+			}
+			sb.set(k, common.Hash{})
+		}
+	}
+}
+
+// ownerKeys are the storage keys the last call read that are mapping
+// entries of the owner's address (the address hashed with a slot or an
+// inner mapping's key, either order), in the order read.
+func ownerKeys(seen observed, word common.Hash) []common.Hash {
+	hashed := map[common.Hash]bool{}
+	for _, in := range seen.hashes {
+		if len(in) == 64 && (common.BytesToHash(in[:32]) == word || common.BytesToHash(in[32:]) == word) {
+			hashed[crypto.Keccak256Hash(in)] = true
+		}
+	}
+	var out []common.Hash
+	for _, k := range distinct(seen.sloads) {
+		if hashed[k] {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // probeSlot tries each key read by the last call, at each byte offset up
