@@ -188,3 +188,70 @@ func TestRecorderFullQueueFails(t *testing.T) {
 		t.Errorf("%d of 5 saves failed with %d queued; want 2 failed, 3 queued", failed, wb.Pending())
 	}
 }
+
+// Under load a leader waits for the scans in flight: five scans whose
+// rows arrive one after another share one transaction (a leader that
+// wrote at once would commit the first row alone).
+func TestRecorderGathersScansInFlight(t *testing.T) {
+	cs := openCounting(t)
+	r := newRecorder(cs)
+	r.wait = time.Hour // only the scans in flight end the wait
+	r.gap = time.Microsecond
+	const n = 5
+	dones := make([]func(), n)
+	for i := range dones {
+		dones[i] = r.expect()
+	}
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			defer dones[i]()
+			errs <- r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+		}()
+	}
+	for range n {
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("saves still waiting after a minute")
+		}
+	}
+	if tx := cs.batches.Load(); tx != 1 {
+		t.Errorf("%d transactions for %d scans in flight, want 1", tx, n)
+	}
+	if used, err := cs.Usage(context.Background(), "key_a", "2026-11-21"); err != nil || used != n {
+		t.Errorf("usage %d (%v), want %d", used, err, n)
+	}
+}
+
+// A scan alone in flight is written at once, however busy the service
+// was a moment ago; so is one whose fellows ended without a row.
+func TestRecorderLoneScanDoesNotWait(t *testing.T) {
+	cs := openCounting(t)
+	r := newRecorder(cs)
+	r.wait = time.Hour
+	r.gap = time.Microsecond
+	failed := r.expect() // a scan that fails before its row
+	done := r.expect()
+	failed()
+	failed() // calling it twice counts once
+	saved := make(chan error, 1)
+	go func() {
+		defer done()
+		saved <- r.save(context.Background(), store.Scan{ID: "scn_lone", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+	}()
+	select {
+	case err := <-saved:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a lone scan waited for rows that cannot come")
+	}
+	if got := r.inflight.Load(); got != 0 {
+		t.Errorf("%d scans still counted in flight after both ended", got)
+	}
+}

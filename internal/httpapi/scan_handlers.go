@@ -40,6 +40,9 @@ func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) 
 		return
 	}
 	defer release()
+	// From here the scan's row may join a group commit (see recorder).
+	saved := s.recorder.expect()
+	defer saved()
 	rep, err := s.scanner.Scan(r.Context(), scan.ScanRequest{Address: address, Chains: a.Chains, Priority: a.Plan.Priority})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -50,7 +53,9 @@ func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) 
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.record(r.Context(), a, rep, b); err != nil {
+	err = s.record(r.Context(), a, rep, b)
+	saved()
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
