@@ -19,6 +19,9 @@ Usage:
   tokenrisk keys create --plan free|pro|premium [--name NAME] [--db … | --postgres …]
   tokenrisk keys list | keys revoke KEY_ID
   tokenrisk devnet [--rpc-addr 127.0.0.1:8545] [--manifest FILE]
+  tokenrisk devnet act --rpc URL --manifest FILE --token ADDRESS ACTION [ARG]
+                   (set-fee N, mint AMOUNT, pause, blacklist ADDR, remove-liquidity PCT,
+                    transfer-owner ADDR, renounce, upgrade: the owner's transaction)
   tokenrisk scan ADDRESS [--json] [--devnet] [--server URL]   (--server: through a server, key in TOKENRISK_KEY)
   tokenrisk migrate [--db … | --postgres …]
 
@@ -46,6 +49,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return fmt.Errorf("%w: keys needs create, list or revoke", errUsage)
 		}
 		cmd, rest = "keys "+rest[0], rest[1:]
+	}
+	if cmd == config.CmdDevnet && len(rest) > 0 && rest[0] == "act" {
+		return devnetAct(ctx, rest[1:], stdout, stderr)
 	}
 	switch cmd {
 	case config.CmdServe, config.CmdKeysCreate, config.CmdKeysList, config.CmdKeysRevoke,

@@ -78,15 +78,24 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
+	wl, _ := direct.(store.Watchlist)
 	api, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{CacheTTL: keyCacheTTL(cfg.KeyCacheTTL)}),
 		Limiter: backends.limiter, PlanLimiters: backends.planLimiters,
 		Checks:  append(storeChecks(st, storeKind(cfg)), backends.checks...),
-		Metrics: m, Logger: log, Pages: pages,
+		Metrics: m, Logger: log, Pages: pages, Watchlist: wl,
 	})
 	if err != nil {
 		return err
 	}
+	wctx, stopWatch := context.WithCancel(ctx)
+	waitWatch, err := startWatcher(wctx, cfg, direct, reg, engine, logPublisher{log}, m, log)
+	if err != nil {
+		stopWatch()
+		return err
+	}
+	defer waitWatch()
+	defer stopWatch()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

@@ -55,6 +55,10 @@ type Config struct {
 	ScanTolerance   float64
 	QueueLimit      int
 	ShutdownTimeout time.Duration
+	// WatchInterval is the watcher's tick; WatchRescan how often every
+	// watched token is re-scanned even when its logs are quiet.
+	WatchInterval time.Duration
+	WatchRescan   time.Duration
 
 	LogLevel  string
 	LogFormat string
@@ -175,6 +179,10 @@ var options = []Option{
 		bind: integer(func(c *Config) *int { return &c.QueueLimit }, 64)},
 	{Flag: "shutdown-timeout", Env: "TOKENRISK_SHUTDOWN_TIMEOUT", Default: "30s", Usage: "how long shutdown waits for in-flight requests", Commands: []string{CmdServe},
 		bind: dur(func(c *Config) *time.Duration { return &c.ShutdownTimeout })},
+	{Flag: "watch-interval", Env: "TOKENRISK_WATCH_INTERVAL", Default: "15s", Usage: "how often watched tokens' logs are read (one query per chain) and moved tokens re-scanned", Commands: []string{CmdServe},
+		bind: dur(func(c *Config) *time.Duration { return &c.WatchInterval })},
+	{Flag: "watch-rescan-interval", Env: "TOKENRISK_WATCH_RESCAN_INTERVAL", Default: "10m", Usage: "how often every watched token is re-scanned even when its logs are quiet (fee setters announce nothing)", Commands: []string{CmdServe},
+		bind: dur(func(c *Config) *time.Duration { return &c.WatchRescan })},
 	{Flag: "log-level", Env: "TOKENRISK_LOG_LEVEL", Default: "info", Usage: "debug, info, warn or error", Commands: []string{CmdServe, CmdDevnet, CmdScan},
 		bind: str(func(c *Config) *string { return &c.LogLevel })},
 	{Flag: "log-format", Env: "TOKENRISK_LOG_FORMAT", Default: "json", Usage: "json or text", Commands: []string{CmdServe, CmdDevnet, CmdScan},
@@ -285,6 +293,9 @@ func (c *Config) validate() error {
 		}
 		if c.ShutdownTimeout <= 0 {
 			errs = append(errs, errors.New("--shutdown-timeout must be positive"))
+		}
+		if c.WatchInterval <= 0 || c.WatchRescan <= 0 {
+			errs = append(errs, errors.New("--watch-interval and --watch-rescan-interval must be positive"))
 		}
 		if c.DevnetManifest != "" && !c.Devnet {
 			errs = append(errs, errors.New("--devnet-manifest needs --devnet"))

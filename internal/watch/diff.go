@@ -150,17 +150,18 @@ func tradingDiff(before, after *snapshot, seen map[string]bool) (change, bool) {
 		return change{}, false
 	}
 	var changes []string
-	tradable := func(v *bool) int { // 1 works, 0 fails, -1 unknown
+	// 1 trades (both ways proven), 0 fails (either way fails), -1 unknown.
+	tradable := func(buy, sell *bool) int {
 		switch {
-		case v == nil:
-			return -1
-		case *v:
+		case buy != nil && !*buy, sell != nil && !*sell:
+			return 0
+		case buy != nil && sell != nil:
 			return 1
 		}
-		return 0
+		return -1
 	}
-	was := min(tradable(bs.CanBuy), tradable(bs.CanSell))
-	now := min(tradable(as.CanBuy), tradable(as.CanSell))
+	was := tradable(bs.CanBuy, bs.CanSell)
+	now := tradable(as.CanBuy, as.CanSell)
 	switch {
 	case was == 1 && now == 0:
 		changes = append(changes, "honeypot")

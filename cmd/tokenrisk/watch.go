@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/config"
+	"github.com/tokenrisk/tokenrisk/internal/evm"
+	"github.com/tokenrisk/tokenrisk/internal/metrics"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/store"
+	"github.com/tokenrisk/tokenrisk/internal/watch"
+)
+
+// logPublisher writes events to the log: the publisher while no webhook
+// outbox is configured.
+type logPublisher struct{ log *slog.Logger }
+
+func (p logPublisher) Publish(_ context.Context, keyID string, ev watch.Event) error {
+	p.log.Info("watch event", "key_id", keyID, "event_id", ev.ID, "type", ev.Type, "data", string(ev.Data))
+	return nil
+}
+
+// logSources gives each EVM chain one JSON-RPC client for its log
+// queries, kept across ticks (it learns the node's batch limit).
+func logSources(m *metrics.Metrics) func(chains.Chain) watch.LogSource {
+	var mu sync.Mutex
+	clients := map[string]*evm.Client{}
+	client := upstreamClient()
+	var upstream func(chain, method string)
+	if m != nil {
+		upstream = m.Upstream
+	}
+	return func(c chains.Chain) watch.LogSource {
+		mu.Lock()
+		defer mu.Unlock()
+		cl := clients[c.Key]
+		if cl == nil {
+			cl = evm.NewClient(c.Key, c.RPC, evm.ClientOptions{HTTPClient: client, Upstream: upstream})
+			clients[c.Key] = cl
+		}
+		return watch.RPCLogs{Client: cl}
+	}
+}
+
+// startWatcher runs the watcher beside the server until ctx is done; the
+// returned function waits for it to stop.
+func startWatcher(ctx context.Context, cfg *config.Config, st store.Store, reg *chains.Registry, engine *scan.Engine,
+	pub watch.Publisher, m *metrics.Metrics, log *slog.Logger) (func(), error) {
+	wl, ok := st.(store.Watchlist)
+	if !ok {
+		return func() {}, nil
+	}
+	w, err := watch.New(watch.Options{
+		Store: wl, History: st, Scanner: engine, Publisher: pub, Registry: reg, Logs: logSources(m),
+		Interval: cfg.WatchInterval, RescanInterval: cfg.WatchRescan, Logger: log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = w.Run(ctx)
+	}()
+	return func() { <-done }, nil
+}
