@@ -8,3 +8,6 @@ func NewScanID() string { return "scn_" + ulid.Make().String() }
 
 // NewWatchID returns a new watchlist entry id: "wat_" and a ULID.
 func NewWatchID() string { return "wat_" + ulid.Make().String() }
+
+// NewDeliveryID returns a new webhook delivery id: "dlv_" and a ULID.
+func NewDeliveryID() string { return "dlv_" + ulid.Make().String() }

@@ -49,6 +49,12 @@ func Run(t *testing.T, open Open) {
 		{"WatchedTokens", testWatchedTokens},
 		{"WatchLease", testWatchLease},
 	}
+	for _, wt := range webhookTests {
+		tests = append(tests, struct {
+			name string
+			fn   func(t *testing.T, s store.Store)
+		}{wt.name, func(t *testing.T, s store.Store) { wt.fn(t, webhookStore(t, s)) }})
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
