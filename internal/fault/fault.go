@@ -16,6 +16,7 @@ const (
 	InvalidAddress       Code = "invalid_address"
 	InvalidChecksum      Code = "invalid_checksum"
 	InvalidRequest       Code = "invalid_request"
+	InvalidWebhookURL    Code = "invalid_webhook_url"
 	Unauthorized         Code = "unauthorized"
 	PlanForbidden        Code = "plan_forbidden"
 	NotFound             Code = "not_found"

@@ -19,6 +19,7 @@ var statusOf = map[fault.Code]int{
 	fault.InvalidAddress:       http.StatusBadRequest,
 	fault.InvalidChecksum:      http.StatusBadRequest,
 	fault.InvalidRequest:       http.StatusBadRequest,
+	fault.InvalidWebhookURL:    http.StatusBadRequest,
 	fault.Unauthorized:         http.StatusUnauthorized,
 	fault.PlanForbidden:        http.StatusForbidden,
 	fault.NotFound:             http.StatusNotFound,

@@ -1,0 +1,264 @@
+package webhook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Resolver looks up a host's addresses (*net.Resolver implements it).
+type Resolver interface {
+	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
+}
+
+// DefaultPorts are the ports an endpoint may use unless any is allowed.
+var defaultPorts = []int{443, 80, 8443}
+
+// Guard keeps deliveries off our own network (SSRF): https only, the
+// usual ports, and no loopback, private, link-local, multicast,
+// unspecified or metadata address, checked when registering and again
+// for every address actually connected to (against DNS rebinding).
+type Guard struct {
+	// AllowHTTP accepts http:// endpoints.
+	AllowHTTP bool
+	// AllowPrivate accepts every address and port (local development
+	// and tests, whose receivers listen on loopback at any port).
+	AllowPrivate bool
+	// Resolver looks hosts up; nil means net.DefaultResolver.
+	Resolver Resolver
+}
+
+// GuardError is a refusal by the guard; its message says why.
+type GuardError struct{ Reason string }
+
+func (e *GuardError) Error() string { return e.Reason }
+
+func refuse(format string, args ...any) error {
+	return &GuardError{Reason: fmt.Sprintf(format, args...)}
+}
+
+func (g Guard) resolver() Resolver {
+	if g.Resolver != nil {
+		return g.Resolver
+	}
+	return net.DefaultResolver
+}
+
+// CheckURL validates an endpoint URL at registration: its form, scheme,
+// port, and every address its host resolves to now. The error is a
+// *GuardError saying why.
+func (g Guard) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
+	if len(raw) > 2048 {
+		return nil, refuse("the URL is longer than 2048 characters")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || !u.IsAbs() || u.Host == "" || u.Opaque != "" {
+		return nil, refuse("not an absolute URL such as https://example.com/hooks")
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !g.AllowHTTP {
+			return nil, refuse("http is not allowed: use https")
+		}
+	default:
+		return nil, refuse("scheme %q is not allowed: use https", u.Scheme)
+	}
+	if u.User != nil {
+		return nil, refuse("credentials in the URL are not allowed (use the signature to authenticate us)")
+	}
+	if u.Fragment != "" {
+		return nil, refuse("the URL must not have a fragment")
+	}
+	host := u.Hostname()
+	if _, err := g.port(u); err != nil {
+		return nil, err
+	}
+	ips, err := g.lookup(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	for _, ip := range ips {
+		if reason := g.forbidden(ip); reason != "" {
+			return nil, refuse("%s resolves to %s, %s", host, ip, reason)
+		}
+	}
+	return u, nil
+}
+
+func (g Guard) port(u *url.URL) (int, error) {
+	p := u.Port()
+	if p == "" {
+		if u.Scheme == "http" {
+			return 80, nil
+		}
+		return 443, nil
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil || n <= 0 || n > 65535 {
+		return 0, refuse("port %q is not a port", p)
+	}
+	return n, g.checkPort(n)
+}
+
+func (g Guard) checkPort(n int) error {
+	if g.AllowPrivate || slices.Contains(defaultPorts, n) {
+		return nil
+	}
+	return refuse("port %d is not allowed (443, 80 or 8443)", n)
+}
+
+// lookup returns host's addresses: the literal itself or every A/AAAA.
+func (g Guard) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	if ip, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return []netip.Addr{ip}, nil
+	}
+	addrs, err := g.resolver().LookupIPAddr(ctx, host)
+	if err != nil || len(addrs) == 0 {
+		return nil, refuse("%s does not resolve", host)
+	}
+	ips := make([]netip.Addr, 0, len(addrs))
+	for _, a := range addrs {
+		ip, ok := netip.AddrFromSlice(a.IP)
+		if !ok {
+			return nil, refuse("%s resolves to an invalid address", host)
+		}
+		ips = append(ips, ip.WithZone(a.Zone))
+	}
+	return ips, nil
+}
+
+// Special-purpose ranges refused besides what netip classifies.
+var refusedPrefixes = []struct {
+	prefix netip.Prefix
+	reason string
+}{
+	{netip.MustParsePrefix("0.0.0.0/8"), "a 'this network' address"},
+	{netip.MustParsePrefix("100.64.0.0/10"), "a carrier-grade NAT (shared) address"},
+	{netip.MustParsePrefix("192.0.0.0/24"), "an IETF protocol address"},
+	{netip.MustParsePrefix("198.18.0.0/15"), "a benchmarking address"},
+	{netip.MustParsePrefix("240.0.0.0/4"), "a reserved address"},
+	{netip.MustParsePrefix("100::/64"), "a discard-only address"},
+	{netip.MustParsePrefix("2001:db8::/32"), "a documentation address"},
+}
+
+// Metadata services of cloud providers, named in refusals.
+var metadataAddrs = []netip.Addr{
+	netip.MustParseAddr("169.254.169.254"),
+	netip.MustParseAddr("fd00:ec2::254"),
+	netip.MustParseAddr("100.100.100.200"),
+}
+
+// forbidden returns why ip may not be connected to, or "".
+func (g Guard) forbidden(ip netip.Addr) string {
+	if g.AllowPrivate {
+		return ""
+	}
+	return forbiddenAddr(ip)
+}
+
+func forbiddenAddr(ip netip.Addr) string {
+	ip = ip.WithZone("")
+	if ip.Is4In6() {
+		if r := forbiddenAddr(ip.Unmap()); r != "" {
+			return "an IPv4-mapped " + r
+		}
+		return ""
+	}
+	// NAT64 and 6to4 carry an IPv4 address that would be reached.
+	if nat64 := netip.MustParsePrefix("64:ff9b::/96"); nat64.Contains(ip) {
+		b := ip.As16()
+		if r := forbiddenAddr(netip.AddrFrom4([4]byte(b[12:16]))); r != "" {
+			return "a NAT64 form of " + r
+		}
+	}
+	if sixto4 := netip.MustParsePrefix("2002::/16"); sixto4.Contains(ip) {
+		b := ip.As16()
+		if r := forbiddenAddr(netip.AddrFrom4([4]byte(b[2:6]))); r != "" {
+			return "a 6to4 form of " + r
+		}
+	}
+	if slices.Contains(metadataAddrs, ip) {
+		return "a cloud metadata address"
+	}
+	switch {
+	case ip.IsLoopback():
+		return "a loopback address"
+	case ip.IsUnspecified():
+		return "an unspecified address"
+	case ip.IsPrivate():
+		return "a private address"
+	case ip.IsLinkLocalUnicast():
+		return "a link-local address"
+	case ip.IsMulticast(), ip.IsLinkLocalMulticast(), ip.IsInterfaceLocalMulticast():
+		return "a multicast address"
+	case ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
+		return "the broadcast address"
+	}
+	for _, p := range refusedPrefixes {
+		if p.prefix.Contains(ip) {
+			return p.reason
+		}
+	}
+	return ""
+}
+
+// DialContext connects to addr (host:port) at one of its addresses that
+// the guard allows, resolving the host now: an address allowed at
+// registration that resolves elsewhere today is refused with the reason.
+// Every socket is checked again just before connecting.
+func (g Guard) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, portStr, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, refuse("bad address %q", addr)
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil {
+		return nil, refuse("bad port %q", portStr)
+	}
+	if err := g.checkPort(port); err != nil {
+		return nil, err
+	}
+	ips, err := g.lookup(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	d := net.Dialer{Timeout: 10 * time.Second, Control: g.control}
+	var errs []error
+	for _, ip := range ips {
+		if reason := g.forbidden(ip); reason != "" {
+			errs = append(errs, refuse("refused to connect: %s resolves to %s, %s", host, ip, reason))
+			continue
+		}
+		conn, err := d.DialContext(ctx, network, net.JoinHostPort(ip.String(), portStr))
+		if err == nil {
+			return conn, nil
+		}
+		errs = append(errs, err)
+	}
+	if len(errs) == 1 {
+		return nil, errs[0]
+	}
+	return nil, errors.Join(errs...)
+}
+
+// control refuses a socket about to connect to a forbidden address: the
+// last check, on the address the kernel is given.
+func (g Guard) control(_, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return refuse("refused to connect to %q: not an address", address)
+	}
+	if reason := g.forbidden(ap.Addr()); reason != "" {
+		return refuse("refused to connect to %s, %s", ap.Addr(), reason)
+	}
+	return g.checkPort(int(ap.Port()))
+}
