@@ -339,8 +339,16 @@ type SolanaLPHolder struct {
 	Amount       uint64  `json:"amount,string"`
 	SharePct     float64 `json:"share_pct"`
 	// Label is burn, locker, creator (the pool's creator, a wallet),
-	// wallet or program (an unknown program-derived address).
+	// wallet or program (an unknown program-derived address); for a
+	// position, the holder of its NFT ("" when it was not resolved).
 	Label string `json:"label"`
+	// Position is the position account where the pool holds liquidity in
+	// positions (Meteora DAMM v2); TokenAccount and Owner are then its
+	// NFT's holder, SharePct its share of the pool's liquidity and
+	// PositionLockedPct the part of the pool's liquidity the position
+	// itself keeps locked (permanently or vesting).
+	Position          string   `json:"position,omitempty"`
+	PositionLockedPct *float64 `json:"position_locked_pct,omitempty"`
 }
 
 // LP holder labels.

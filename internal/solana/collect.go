@@ -69,6 +69,10 @@ type foundPool struct {
 	dex     string
 	address PublicKey
 	state   *PoolState
+	// program and positions are the DEX's program and position layout
+	// (nil where liquidity is not held in positions a scan resolves).
+	program   PublicKey
+	positions *positionKind
 }
 
 // lpListing lists one pool's LP token accounts under both token programs
@@ -375,7 +379,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 				continue
 			}
 			seen[addr] = true
-			c.pools = append(c.pools, foundPool{dex: q.dex.name, address: addr, state: st})
+			c.pools = append(c.pools, foundPool{dex: q.dex.name, address: addr, state: st, program: q.dex.program, positions: q.dex.kind.positions})
 		}
 	}
 	for _, d := range c.cfg.dexes {
@@ -487,7 +491,7 @@ func (c *collector) verifyIndexed(named []PublicKey, accounts func() ([]*Account
 		}
 		if !seen[k] {
 			seen[k] = true
-			c.pools = append(c.pools, foundPool{dex: dex.name, address: k, state: st})
+			c.pools = append(c.pools, foundPool{dex: dex.name, address: k, state: st, program: dex.program, positions: dex.kind.positions})
 		}
 	}
 	return rejected
@@ -609,6 +613,18 @@ func (c *collector) roundTrip3(ctx context.Context) {
 		listings[p.address] = l
 		calls = append(calls, l.splCall, l.t22Call)
 	}
+	// Position pools (quote-token pools first): their position accounts.
+	posListings := map[PublicKey]*positionListing{}
+	for _, p := range order {
+		if p.positions == nil || len(posListings) == maxPositionListings {
+			continue
+		}
+		pl := &positionListing{}
+		pool := p.address
+		pl.call = programAccountsCall(p.program, p.positions.size, []memcmp{{0, p.positions.disc[:]}, {p.positions.poolOffset, pool[:]}}, &pl.out)
+		posListings[p.address] = pl
+		calls = append(calls, pl.call)
+	}
 	// The first candidate's history (transaction count, first activity)
 	// rides along too.
 	var history *creatorHistory
@@ -660,10 +676,18 @@ func (c *collector) roundTrip3(ctx context.Context) {
 	}
 
 	var vaults map[PublicKey]*vaultReserves
+	var positions map[PublicKey]*positionShares
 	if accErr == nil {
-		vaults = c.readDynamicVaults(ctx, get)
+		// One more request, only when a DAMM v1 pool or a position pool
+		// was found: vault LP mints, position NFT mints and holders.
+		var fu followUp
+		finishVaults := c.prepareDynamicVaults(get, &fu)
+		finishPositions := c.preparePositions(posListings, &fu)
+		batchErr := fu.send(ctx, c.client)
+		vaults = finishVaults(batchErr)
+		positions = finishPositions(batchErr)
 	}
-	c.buildPools(get, listings, accErr, vaults)
+	c.buildPools(get, listings, accErr, vaults, positions)
 	c.buildHolders(get)
 	c.buildCreator(ctx, get, tx, late, history)
 }
@@ -740,44 +764,36 @@ type vaultReserves struct {
 // vault LP balances came with round trip 3; the vault LP mints' supplies
 // take one more request (getMultipleAccounts), sent only when such a pool
 // was found.
-func (c *collector) readDynamicVaults(ctx context.Context, get func(PublicKey) (*Account, bool)) map[PublicKey]*vaultReserves {
-	type side struct {
-		vault *DynamicVault
-		share uint64
-	}
-	type pending struct {
-		addr PublicKey
-		a, b side
-	}
+func (c *collector) prepareDynamicVaults(get func(PublicKey) (*Account, bool), fu *followUp) func(error) map[PublicKey]*vaultReserves {
 	out := map[PublicKey]*vaultReserves{}
-	var todo []pending
+	var todo []pendingVaults
 	var keys []PublicKey
 	index := map[PublicKey]int{}
-	readSide := func(vault, lp PublicKey) (side, error) {
+	readSide := func(vault, lp PublicKey) (vaultSide, error) {
 		vacc, ok := get(vault)
 		if !ok || vacc == nil {
-			return side{}, fmt.Errorf("vault %s missing", vault)
+			return vaultSide{}, fmt.Errorf("vault %s missing", vault)
 		}
 		v, err := DecodeDynamicVault(vacc.Data)
 		if err != nil {
-			return side{}, err
+			return vaultSide{}, err
 		}
 		lacc, ok := get(lp)
 		if !ok || lacc == nil {
-			return side{}, fmt.Errorf("vault LP account %s missing", lp)
+			return vaultSide{}, fmt.Errorf("vault LP account %s missing", lp)
 		}
 		ta, err := DecodeTokenAccount(lacc.Data)
 		if err != nil {
-			return side{}, fmt.Errorf("vault LP account %s: %w", lp, err)
+			return vaultSide{}, fmt.Errorf("vault LP account %s: %w", lp, err)
 		}
 		if ta.Mint != v.LPMint {
-			return side{}, fmt.Errorf("vault LP account %s holds %s, not the vault's LP %s", lp, ta.Mint, v.LPMint)
+			return vaultSide{}, fmt.Errorf("vault LP account %s holds %s, not the vault's LP %s", lp, ta.Mint, v.LPMint)
 		}
 		if _, seen := index[v.LPMint]; !seen {
 			index[v.LPMint] = len(keys)
 			keys = append(keys, v.LPMint)
 		}
-		return side{vault: v, share: ta.Amount}, nil
+		return vaultSide{vault: v, share: ta.Amount}, nil
 	}
 	for _, p := range c.pools {
 		dv := p.state.DynamicVaults
@@ -794,24 +810,40 @@ func (c *collector) readDynamicVaults(ctx context.Context, get func(PublicKey) (
 		case a.vault.TokenMint != p.state.MintA || b.vault.TokenMint != p.state.MintB:
 			out[p.address] = &vaultReserves{err: fmt.Errorf("vaults hold %s/%s, not the pool's mints", a.vault.TokenMint, b.vault.TokenMint)}
 		default:
-			todo = append(todo, pending{addr: p.address, a: a, b: b})
+			todo = append(todo, pendingVaults{addr: p.address, a: a, b: b})
 		}
 	}
 	if len(todo) == 0 {
+		return func(error) map[PublicKey]*vaultReserves { return out }
+	}
+	accounts := fu.accounts(keys)
+	return func(batchErr error) map[PublicKey]*vaultReserves {
+		accs, err := accounts(batchErr)
+		c.valueDynamicVaults(out, todo, accs, index, err)
 		return out
 	}
-	calls, accounts := accountsCalls(keys)
-	var accs []*Account
-	err := c.client.Batch(ctx, calls)
-	if err == nil {
-		accs, err = accounts()
-	}
+}
+
+// vaultSide is one side of a DAMM v1 pool: its vault and the pool's vault
+// LP balance.
+type vaultSide struct {
+	vault *DynamicVault
+	share uint64
+}
+
+// pendingVaults is a DAMM v1 pool waiting for its vault LP supplies.
+type pendingVaults struct {
+	addr PublicKey
+	a, b vaultSide
+}
+
+func (c *collector) valueDynamicVaults(out map[PublicKey]*vaultReserves, todo []pendingVaults, accs []*Account, index map[PublicKey]int, err error) {
 	now := time.Now
 	if c.now != nil {
 		now = c.now
 	}
 	t := now().Unix()
-	value := func(s side) (uint64, error) {
+	value := func(s vaultSide) (uint64, error) {
 		acc := accs[index[s.vault.LPMint]]
 		if acc == nil {
 			return 0, fmt.Errorf("vault LP mint %s missing", s.vault.LPMint)
@@ -839,10 +871,9 @@ func (c *collector) readDynamicVaults(ctx context.Context, get func(PublicKey) (
 		}
 		out[p.addr] = r
 	}
-	return out
 }
 
-func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings map[PublicKey]*lpListing, batchErr error, vaults map[PublicKey]*vaultReserves) {
+func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings map[PublicKey]*lpListing, batchErr error, vaults map[PublicKey]*vaultReserves, positions map[PublicKey]*positionShares) {
 	f := c.facts
 	for _, p := range c.pools {
 		if p.state.MintB.IsZero() {
@@ -917,6 +948,20 @@ func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings ma
 			if acc, ok := get(*p.state.LPMint); ok && acc != nil {
 				if lm, err := DecodeMint(acc.Data); err == nil {
 					c.lpShares(&pf, p, lm, listings[p.address], batchErr)
+				}
+			}
+		}
+		if ps := positions[p.address]; ps != nil {
+			if ps.err != nil {
+				f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: who holds its positions is unknown: %s", p.dex, p.address, ps.err))
+			} else {
+				b, l, u, k := ps.burned, ps.locked, ps.unlocked, ps.unknown
+				pf.LPBurnedPct, pf.LPLockedPct, pf.LPUnlockedPct, pf.LPUnknownPct = &b, &l, &u, &k
+				pf.LPHolders = ps.holders
+				for i := range pf.LPHolders {
+					if p.state.Creator != nil && pf.LPHolders[i].Owner == p.state.Creator.String() && pf.LPHolders[i].Label == analysis.SolanaLPWallet {
+						pf.LPHolders[i].Label = analysis.SolanaLPCreator
+					}
 				}
 			}
 		}

@@ -24,6 +24,12 @@
 // pool was found. LaunchLab curves bring their global config (curve
 // type) into round trip 3 at no extra call.
 //
+// A DAMM v2 pool's position accounts are listed in round trip 3 (up to 3
+// pools); the NFTs of the 10 largest unlocked positions are resolved in
+// the same follow-up request (their mints, and their token accounts under
+// Token-2022), so that a position counts burned, locked, unlocked or
+// unknown by who can withdraw it.
+//
 // With Options.PoolIndex (TOKENRISK_SOLANA_POOL_INDEX) the operator's index
 // is asked beside round trip 1 and the pools it names are read with
 // getMultipleAccounts in round trip 2 instead of the DEX searches; each is

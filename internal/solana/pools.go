@@ -39,6 +39,9 @@ type poolKind struct {
 	// query each).
 	mintOffsets []int
 	decode      func(data []byte) (*PoolState, error)
+	// positions is set where liquidity is held in position accounts whose
+	// holders a scan resolves.
+	positions *positionKind
 }
 
 // poolKinds maps a chains.json DEX kind to its layout.
@@ -48,10 +51,11 @@ var poolKinds = map[string]poolKind{
 	"orca_whirlpool": {name: "orca_whirlpool", size: whirlpoolSize, mintOffsets: []int{101, 181}, decode: DecodeWhirlpool},
 	// PumpSwap pools grew from 211 to 243 and 300 bytes: matched by
 	// discriminator, not size.
-	"pumpswap":        {name: "pumpswap", disc: discPumpSwapPool[:], mintOffsets: []int{43, 75}, decode: DecodePumpSwapPool},
-	"raydium_clmm":    {name: "raydium_clmm", size: raydiumCLMMSize, mintOffsets: []int{73, 105}, decode: DecodeRaydiumCLMM},
-	"meteora_dlmm":    {name: "meteora_dlmm", size: meteoraDLMMSize, mintOffsets: []int{88, 120}, decode: DecodeMeteoraDLMM},
-	"meteora_damm_v2": {name: "meteora_damm_v2", size: meteoraDAMMv2Size, mintOffsets: []int{168, 200}, decode: DecodeMeteoraDAMMv2},
+	"pumpswap":     {name: "pumpswap", disc: discPumpSwapPool[:], mintOffsets: []int{43, 75}, decode: DecodePumpSwapPool},
+	"raydium_clmm": {name: "raydium_clmm", size: raydiumCLMMSize, mintOffsets: []int{73, 105}, decode: DecodeRaydiumCLMM},
+	"meteora_dlmm": {name: "meteora_dlmm", size: meteoraDLMMSize, mintOffsets: []int{88, 120}, decode: DecodeMeteoraDLMM},
+	"meteora_damm_v2": {name: "meteora_damm_v2", size: meteoraDAMMv2Size, mintOffsets: []int{168, 200}, decode: DecodeMeteoraDAMMv2,
+		positions: &positionKind{size: dammV2PositionSize, disc: discPosition, poolOffset: 8, decode: DecodeDAMMv2Position}},
 	// A dynamic bonding curve launches its base token: one position.
 	"meteora_dbc": {name: "meteora_dbc", size: meteoraDBCPoolSize, mintOffsets: []int{136}, decode: DecodeMeteoraDBCPool},
 	// DAMM v1 pools grew past their first layout: matched by
@@ -117,6 +121,8 @@ type PoolState struct {
 	// records as locked for good (DAMM v2 permanent_lock_liquidity), nil
 	// where the pool does not record it.
 	PermanentLockPct *float64
+	// PermanentLock is that liquidity itself (DAMM v2).
+	PermanentLock *big.Int
 	// Curve is true for a launchpad curve: its reserves move only by
 	// trades until migration, so nobody can withdraw them.
 	Curve    bool
@@ -345,7 +351,9 @@ func DecodeMeteoraDAMMv2(data []byte) (*PoolState, error) {
 		return nil, err
 	}
 	le := binary.LittleEndian
+	creator := PublicKey(data[648:680])
 	p := &PoolState{
+		Creator:      &creator,
 		MintA:        PublicKey(data[168:200]),
 		MintB:        PublicKey(data[200:232]),
 		VaultA:       PublicKey(data[232:264]),
@@ -355,6 +363,7 @@ func DecodeMeteoraDAMMv2(data []byte) (*PoolState, error) {
 		OwedB:        le.Uint64(data[400:]),
 		SqrtPriceX64: u128(data[456:472]),
 	}
+	p.PermanentLock = u128(data[552:568])
 	if p.Liquidity.Sign() > 0 {
 		locked := u128(data[552:568])
 		if locked.Cmp(p.Liquidity) > 0 {
@@ -848,5 +857,56 @@ func DecodeLaunchLabPool(data []byte) (*PoolState, error) {
 		Launch: lc,
 		// Until migration nobody can withdraw the curve's reserves.
 		Curve: data[17] < 2,
+	}, nil
+}
+
+// Liquidity positions (DAMM v2): position accounts of the pool's program
+// whose NFT's holder can withdraw the position's unlocked part.
+const (
+	dammV2PositionSize = 408
+	// maxPositionNFTs bounds the position NFTs whose holders one scan
+	// resolves (largest unlocked positions first).
+	maxPositionNFTs = 10
+	// maxPositionListings bounds the pools whose positions are listed.
+	maxPositionListings = 3
+)
+
+var discPosition = anchorDiscriminator("Position")
+
+// positionKind is how a DEX's position accounts are found and read.
+type positionKind struct {
+	size       int
+	disc       [8]byte
+	poolOffset int
+	decode     func(data []byte) (*Position, error)
+}
+
+// Position is one liquidity position of a pool.
+type Position struct {
+	Pool, NFTMint PublicKey
+	// Unlocked is the liquidity the NFT's holder can withdraw; Locked the
+	// liquidity the position itself keeps locked (permanently, or vesting
+	// on a schedule the position account does not hold).
+	Unlocked, Locked *big.Int
+}
+
+// DecodeDAMMv2Position decodes a Meteora DAMM v2 Position: pool at 8,
+// nft_mint at 40, fee checkpoints and pending fees, unlocked_liquidity
+// (u128) at 152, vested_liquidity at 168, permanent_locked_liquidity at
+// 184; 408 bytes.
+func DecodeDAMMv2Position(data []byte) (*Position, error) {
+	if len(data) != dammV2PositionSize {
+		return nil, fmt.Errorf("solana: meteora damm v2 position: %d bytes, want %d", len(data), dammV2PositionSize)
+	}
+	if err := checkDisc(data, discPosition, "meteora damm v2 position"); err != nil {
+		return nil, err
+	}
+	locked := u128(data[168:184])
+	locked.Add(locked, u128(data[184:200]))
+	return &Position{
+		Pool:     PublicKey(data[8:40]),
+		NFTMint:  PublicKey(data[40:72]),
+		Unlocked: u128(data[152:168]),
+		Locked:   locked,
 	}, nil
 }
