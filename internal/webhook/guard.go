@@ -131,7 +131,8 @@ func (g Guard) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
 		if !ok {
 			return nil, refuse("%s resolves to an invalid address", host)
 		}
-		ips = append(ips, ip.WithZone(a.Zone))
+		// A resolver may give an IPv4 answer in 16 bytes: the same address.
+		ips = append(ips, ip.Unmap().WithZone(a.Zone))
 	}
 	return ips, nil
 }
@@ -169,7 +170,7 @@ func forbiddenAddr(ip netip.Addr) string {
 	ip = ip.WithZone("")
 	if ip.Is4In6() {
 		if r := forbiddenAddr(ip.Unmap()); r != "" {
-			return "an IPv4-mapped " + r
+			return "the IPv4-mapped form of " + r
 		}
 		return ""
 	}

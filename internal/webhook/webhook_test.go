@@ -77,6 +77,16 @@ func newReceiver(t *testing.T, answer func(n int, w http.ResponseWriter, r *http
 	return rc
 }
 
+// newReceiverTB is a bare receiver for benchmarks; it returns its URL.
+func newReceiverTB(tb testing.TB, answer func(w http.ResponseWriter)) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		answer(w)
+	}))
+	tb.Cleanup(srv.Close)
+	return srv.URL
+}
+
 func (rc *receiver) requests() []received {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
