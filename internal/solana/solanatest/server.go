@@ -68,6 +68,7 @@ type Server struct {
 	noBatches    bool
 	arrivals     []time.Time
 	latency      time.Duration
+	hangAfter    int64
 	epoch        uint64
 	calls        map[string]int
 
@@ -192,6 +193,19 @@ func (s *Server) SetLatency(d time.Duration) {
 	s.latency = d
 }
 
+// HangAfter answers the first n HTTP requests from now and holds every
+// later one until the client gives up (a node that stops answering in the
+// middle of a scan); 0 answers all again.
+func (s *Server) HangAfter(n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n == 0 {
+		s.hangAfter = 0
+		return
+	}
+	s.hangAfter = s.requests.Load() + n
+}
+
 // SetEpoch sets the epoch getEpochInfo reports.
 func (s *Server) SetEpoch(e uint64) {
 	s.mu.Lock()
@@ -278,15 +292,22 @@ type response struct {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	s.requests.Add(1)
+	n := s.requests.Add(1)
 	s.mu.Lock()
 	s.arrivals = append(s.arrivals, time.Now())
 	latency := s.latency
+	hang := s.hangAfter > 0 && n > s.hangAfter
 	fail := 0
 	if len(s.failNext) > 0 {
 		fail, s.failNext = s.failNext[0], s.failNext[1:]
 	}
 	s.mu.Unlock()
+	if hang {
+		// Reading the body first lets the server notice the hang-up.
+		_, _ = io.Copy(io.Discard, r.Body)
+		<-r.Context().Done()
+		return
+	}
 	if latency > 0 {
 		select {
 		case <-time.After(latency):

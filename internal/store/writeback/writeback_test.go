@@ -210,7 +210,7 @@ func TestQueueIsBounded(t *testing.T) {
 func TestCloseWritesEverything(t *testing.T) {
 	fl, path := newFlaky(t)
 	fl.down(true)
-	w := writeback.New(fl, writeback.Options{MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
+	w := writeback.New(fl, writeback.Options{MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, CloseTimeout: 2 * time.Minute})
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
