@@ -682,7 +682,7 @@ func (c *collector) roundTrip3(ctx context.Context) {
 		// was found: vault LP mints, position NFT mints and holders.
 		var fu followUp
 		finishVaults := c.prepareDynamicVaults(get, &fu)
-		finishPositions := c.preparePositions(posListings, &fu)
+		finishPositions := c.preparePositions(posListings, get, &fu)
 		batchErr := fu.send(ctx, c.client)
 		vaults = finishVaults(batchErr)
 		positions = finishPositions(batchErr)

@@ -24,11 +24,13 @@
 // pool was found. LaunchLab curves bring their global config (curve
 // type) into round trip 3 at no extra call.
 //
-// A DAMM v2 pool's position accounts are listed in round trip 3 (up to 3
-// pools); the NFTs of the 10 largest unlocked positions are resolved in
-// the same follow-up request (their mints, and their token accounts under
-// Token-2022), so that a position counts burned, locked, unlocked or
-// unknown by who can withdraw it.
+// The position accounts of Raydium CLMM and DAMM v2 pools are listed in
+// round trip 3 (up to 3 pools); the NFTs of the 10 largest unlocked
+// positions are resolved in the same follow-up request (their mints, and
+// their token accounts under Token-2022, and SPL Token for CLMM), so that
+// a position counts burned, locked, unlocked or unknown by who can
+// withdraw it. A CLMM position weighs its token amounts in its tick range
+// at the pool's price, against the pool's vaults less the fees it owes.
 //
 // With Options.PoolIndex (TOKENRISK_SOLANA_POOL_INDEX) the operator's index
 // is asked beside round trip 1 and the pools it names are read with

@@ -374,15 +374,15 @@ func TestAssessLaunchLabCurve(t *testing.T) {
 }
 
 // FuzzDecodeMeteoraLaunchPools feeds arbitrary bytes (seeded with the
-// real DAMM v1 pool, its dynamic vaults, the LaunchLab pool and the DAMM
-// v2 position) to the DAMM v1, dynamic vault, LaunchLab and position
-// decoders: an error or a state with
+// real DAMM v1 pool, its dynamic vaults, the LaunchLab pool, the DAMM
+// v2 and the CLMM position) to the DAMM v1, dynamic vault, LaunchLab and
+// position decoders: an error or a state with
 // sane prices, never a panic.
 func FuzzDecodeMeteoraLaunchPools(f *testing.F) {
-	for _, s := range []struct{ dir, key string }{{dammV1Dir, dammV1Pool}, {dammV1Dir, dammV1VaultSOL}, {dammV1Dir, dammV1VaultMSOL}, {launchLabDir, launchLabPool}, {"damm_v2", "5bYLydDXt1K5zroychcbrVbhGRUpheXdq5w41uccazPB"}} {
+	for _, s := range []struct{ dir, key string }{{dammV1Dir, dammV1Pool}, {dammV1Dir, dammV1VaultSOL}, {dammV1Dir, dammV1VaultMSOL}, {launchLabDir, launchLabPool}, {"damm_v2", "5bYLydDXt1K5zroychcbrVbhGRUpheXdq5w41uccazPB"}, {"clmm", "4GkPbQ8V5ti1Y5jTzwACbSbVZQAhY7VJc5oi43Z7U4U3"}} {
 		data, _ := fixtureAt(f, s.dir, s.key)
 		f.Add(data, int64(1719240000))
-		for _, n := range []int{0, 8, 17, 407, 408, 428, 429, 874, 875, 917, 1226, 1227} {
+		for _, n := range []int{0, 8, 17, 280, 281, 407, 408, 428, 429, 874, 875, 917, 1226, 1227} {
 			if n <= len(data) {
 				f.Add(data[:n], int64(n))
 			}
@@ -413,6 +413,9 @@ func FuzzDecodeMeteoraLaunchPools(f *testing.F) {
 		}
 		if p, err := solana.DecodeDAMMv2Position(data); err == nil && (p.Unlocked.Sign() < 0 || p.Locked.Sign() < 0 || len(data) != 408) {
 			t.Fatalf("position %+v from %d bytes", p, len(data))
+		}
+		if p, err := solana.DecodeRaydiumCLMMPosition(data); err == nil && (p.TickLower >= p.TickUpper || p.Unlocked.Sign() < 0 || p.Locked.Sign() != 0) {
+			t.Fatalf("clmm position %+v", p)
 		}
 		if ct, err := solana.DecodeLaunchLabConfigCurve(data); err == nil && ct != data[16] {
 			t.Fatalf("curve type %d", ct)

@@ -67,8 +67,8 @@ type resolvedPosition struct {
 	// mintAt indexes the NFT mint in the follow-up accounts; holders is
 	// the NFT's token accounts (nil when not looked up).
 	mintAt  int
-	holders *[]programAccount
-	call    *Call
+	holders []*[]programAccount
+	calls   []*Call
 }
 
 // preparePositions decodes the position accounts round trip 3 listed and
@@ -76,7 +76,7 @@ type resolvedPosition struct {
 // most maxPositionNFTs in all), their NFT mints (a burned NFT leaves a
 // supply of 0) and their NFT token accounts under Token-2022 (position
 // NFTs of the DEXes read here are Token-2022 mints).
-func (c *collector) preparePositions(listings map[PublicKey]*positionListing, fu *followUp) func(error) map[PublicKey]*positionShares {
+func (c *collector) preparePositions(listings map[PublicKey]*positionListing, get func(PublicKey) (*Account, bool), fu *followUp) func(error) map[PublicKey]*positionShares {
 	out := map[PublicKey]*positionShares{}
 	type poolPositions struct {
 		pool      foundPool
@@ -131,10 +131,17 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, fu
 		}
 		rp.mintAt = len(mints)
 		mints = append(mints, rp.pos.NFTMint)
-		var holders []programAccount
-		rp.holders = &holders
-		rp.call = tokenAccountsOfMintCall(c.cfg.token2022, rp.pos.NFTMint, false, rp.holders)
-		fu.calls = append(fu.calls, rp.call)
+		programs := []PublicKey{c.cfg.token2022}
+		if rp.pos.AnyTokenProgram {
+			programs = append(programs, c.cfg.tokenProgram)
+		}
+		for _, prog := range programs {
+			holders := &[]programAccount{}
+			call := tokenAccountsOfMintCall(prog, rp.pos.NFTMint, prog == c.cfg.tokenProgram, holders)
+			rp.holders = append(rp.holders, holders)
+			rp.calls = append(rp.calls, call)
+			fu.calls = append(fu.calls, call)
+		}
 	}
 	var readMints func(error) ([]*Account, error)
 	if len(mints) > 0 {
@@ -147,58 +154,57 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, fu
 			accs, mintErr = readMints(batchErr)
 		}
 		for _, pp := range pools {
-			out[pp.pool.address] = c.splitPositions(pp.pool, pp.positions, accs, mintErr)
+			out[pp.pool.address] = c.splitPositions(pp.pool, pp.positions, get, accs, mintErr)
 		}
 		return out
 	}
 }
 
-// splitPositions divides one pool's liquidity among its positions.
-func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, mints []*Account, mintErr error) *positionShares {
-	total := p.state.Liquidity
-	if total == nil || total.Sign() == 0 {
-		return &positionShares{err: fmt.Errorf("the pool records no liquidity")}
+// splitPositions divides one pool's liquidity among its positions. Each
+// position weighs what it holds: its liquidity where every position spans
+// the same range (DAMM v2), else its token amounts at the pool's price,
+// valued in raw units of B, against the pool's vaults less what it owes
+// (concentrated pools).
+func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, get func(PublicKey) (*Account, bool), mints []*Account, mintErr error) *positionShares {
+	total, weigh, err := positionWeights(p.state, get)
+	if err != nil {
+		return &positionShares{err: err}
 	}
-	listed := new(big.Int)
+	type weighted struct {
+		rp               *resolvedPosition
+		unlocked, locked float64
+	}
+	var ws []weighted
+	var listed, listedLocked float64
 	for _, rp := range positions {
-		listed.Add(listed, rp.pos.Unlocked)
-		listed.Add(listed, rp.pos.Locked)
+		u, l := weigh(rp.pos)
+		ws = append(ws, weighted{rp, u, l})
+		listed += u + l
+		listedLocked += l
 	}
-	if listed.Cmp(total) > 0 {
-		return &positionShares{err: fmt.Errorf("the node listed positions holding %s of the pool's %s liquidity", listed, total)}
+	if listed > total*(1+1e-9) {
+		return &positionShares{err: fmt.Errorf("the node listed positions holding more than the pool (%.6g of %.6g)", listed, total)}
 	}
-	pct := func(v *big.Int) float64 {
-		f, _ := new(big.Float).Quo(new(big.Float).SetInt(new(big.Int).Mul(v, big.NewInt(100))), new(big.Float).SetInt(total)).Float64()
-		return f
-	}
+	pct := func(v float64) float64 { return min(100, 100*v/total) }
 	sh := &positionShares{}
-	// Liquidity no listed position accounts for (an incomplete index):
-	// unknown, except the part the pool itself records as locked for
-	// good that the listed positions do not show.
-	rest := new(big.Int).Sub(total, listed)
-	if perm := p.state.PermanentLock; perm != nil {
-		listedLocked := new(big.Int)
-		for _, rp := range positions {
-			listedLocked.Add(listedLocked, rp.pos.Locked)
-		}
-		if missing := new(big.Int).Sub(perm, listedLocked); missing.Sign() > 0 {
-			if missing.Cmp(rest) > 0 {
-				missing.Set(rest)
-			}
+	// What no listed position accounts for (an incomplete index, fees not
+	// yet collected): unknown, except the part the pool itself records
+	// as locked for good that the listed positions do not show.
+	rest := max(0, total-listed)
+	if perm := p.state.PermanentLock; perm != nil && p.state.Liquidity != nil && p.state.Liquidity.Sign() > 0 {
+		permW, _ := new(big.Float).SetInt(perm).Float64()
+		if missing := permW - listedLocked; missing > 0 {
+			missing = min(missing, rest)
 			sh.locked += pct(missing)
-			rest.Sub(rest, missing)
+			rest -= missing
 		}
 	}
 	sh.unknown = pct(rest)
-	sort.SliceStable(positions, func(i, j int) bool {
-		a := new(big.Int).Add(positions[i].pos.Unlocked, positions[i].pos.Locked)
-		b := new(big.Int).Add(positions[j].pos.Unlocked, positions[j].pos.Locked)
-		return a.Cmp(b) > 0
-	})
-	for _, rp := range positions {
-		sh.locked += pct(rp.pos.Locked)
-		free := pct(rp.pos.Unlocked)
-		label, owner, tokenAccount := c.nftHolder(rp, mints, mintErr)
+	sort.SliceStable(ws, func(i, j int) bool { return ws[i].unlocked+ws[i].locked > ws[j].unlocked+ws[j].locked })
+	for _, w := range ws {
+		sh.locked += pct(w.locked)
+		free := pct(w.unlocked)
+		label, owner, tokenAccount := c.nftHolder(w.rp, mints, mintErr)
 		switch label {
 		case analysis.SolanaLPBurn:
 			sh.burned += free
@@ -210,23 +216,83 @@ func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, m
 			sh.unknown += free
 		}
 		if len(sh.holders) < maxLPHolders {
-			share := pct(new(big.Int).Add(rp.pos.Unlocked, rp.pos.Locked))
-			lockedPct := math.Round(pct(rp.pos.Locked)*100) / 100
+			lockedPct := math.Round(pct(w.locked)*100) / 100
 			sh.holders = append(sh.holders, analysis.SolanaLPHolder{
-				TokenAccount: tokenAccount, Owner: owner, SharePct: math.Round(share*100) / 100, Label: label,
-				Position: rp.address.String(), PositionLockedPct: &lockedPct,
+				TokenAccount: tokenAccount, Owner: owner, SharePct: math.Round(pct(w.unlocked+w.locked)*100) / 100, Label: label,
+				Position: w.rp.address.String(), PositionLockedPct: &lockedPct,
 			})
 		}
 	}
 	return sh
 }
 
+// positionWeights returns a pool's total and how much of it a position
+// holds (unlocked, locked), in the same unit.
+func positionWeights(st *PoolState, get func(PublicKey) (*Account, bool)) (float64, func(*Position) (float64, float64), error) {
+	f := func(v *big.Int) float64 {
+		x, _ := new(big.Float).SetInt(v).Float64()
+		return x
+	}
+	if st.Liquidity == nil || st.Liquidity.Sign() == 0 {
+		return 0, nil, fmt.Errorf("the pool records no liquidity")
+	}
+	if st.PermanentLock != nil {
+		// DAMM v2: one range for every position.
+		return f(st.Liquidity), func(p *Position) (float64, float64) { return f(p.Unlocked), f(p.Locked) }, nil
+	}
+	if st.SqrtPriceX64 == nil || st.SqrtPriceX64.Sign() == 0 {
+		return 0, nil, fmt.Errorf("the pool has no price")
+	}
+	va, oka := get(st.VaultA)
+	vb, okb := get(st.VaultB)
+	if !oka || !okb || va == nil || vb == nil {
+		return 0, nil, fmt.Errorf("the pool's vaults could not be read")
+	}
+	ta, errA := DecodeTokenAccount(va.Data)
+	tb, errB := DecodeTokenAccount(vb.Data)
+	if errA != nil || errB != nil {
+		return 0, nil, fmt.Errorf("the pool's vaults are malformed")
+	}
+	sp, _ := new(big.Float).Quo(new(big.Float).SetInt(st.SqrtPriceX64), new(big.Float).SetMantExp(big.NewFloat(1), 64)).Float64()
+	price := sp * sp
+	total := float64(satSub(ta.Amount, st.OwedA))*price + float64(satSub(tb.Amount, st.OwedB))
+	if total <= 0 || math.IsInf(total, 0) || math.IsNaN(total) {
+		return 0, nil, fmt.Errorf("the pool's vaults hold nothing")
+	}
+	return total, func(p *Position) (float64, float64) {
+		a0, a1 := positionAmounts(f(p.Unlocked), sp, p.TickLower, p.TickUpper)
+		return a0*price + a1, 0
+	}, nil
+}
+
+// positionAmounts are the raw token amounts a concentrated position of
+// liquidity l between two ticks holds at sqrt price sp (raw B per raw A).
+func positionAmounts(l, sp float64, lower, upper int32) (float64, float64) {
+	if lower >= upper {
+		return 0, 0
+	}
+	sa, sb := math.Pow(1.0001, float64(lower)/2), math.Pow(1.0001, float64(upper)/2)
+	switch {
+	case sp <= sa:
+		return l * (sb - sa) / (sa * sb), 0
+	case sp >= sb:
+		return 0, l * (sb - sa)
+	default:
+		return l * (sb - sp) / (sp * sb), l * (sp - sa)
+	}
+}
+
 // nftHolder labels who holds a position's NFT: burn (the NFT mint's
 // supply is 0, or its holder is a burn address), locker, creator, wallet,
 // program, or "" when not resolved.
 func (c *collector) nftHolder(rp *resolvedPosition, mints []*Account, mintErr error) (label, owner, tokenAccount string) {
-	if rp.mintAt < 0 || mintErr != nil || rp.call == nil || rp.call.Err != nil || rp.mintAt >= len(mints) {
+	if rp.mintAt < 0 || mintErr != nil || len(rp.calls) == 0 || rp.mintAt >= len(mints) {
 		return "", "", ""
+	}
+	for _, call := range rp.calls {
+		if call.Err != nil {
+			return "", "", ""
+		}
 	}
 	if acc := mints[rp.mintAt]; acc == nil {
 		// The NFT mint was closed: the position can no longer be
@@ -238,7 +304,11 @@ func (c *collector) nftHolder(rp *resolvedPosition, mints []*Account, mintErr er
 		return analysis.SolanaLPBurn, "", ""
 	}
 	var holder *lpAccount
-	for _, pa := range *rp.holders {
+	var listed []programAccount
+	for _, h := range rp.holders {
+		listed = append(listed, *h...)
+	}
+	for _, pa := range listed {
 		addr, err := ParsePublicKey(pa.Pubkey)
 		if err != nil {
 			return "", "", ""
