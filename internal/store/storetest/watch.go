@@ -15,7 +15,9 @@ func watchlist(t *testing.T, s store.Store) store.Watchlist {
 	t.Helper()
 	wl, ok := s.(store.Watchlist)
 	if !ok {
-		t.Fatalf("%T does not implement store.Watchlist", s)
+		// A wrapper such as the write-behind history queue carries scans
+		// only; the server gives the watcher the backend itself.
+		t.Skipf("%T has no watchlists", s)
 	}
 	return wl
 }
