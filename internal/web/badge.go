@@ -52,8 +52,17 @@ func verdictBadge(sc store.Scan) badge {
 	if !ok { // not a level this version knows: say so rather than echo it
 		return badge{Message: "unknown", Color: notScannedColor, ETag: `"` + badgeVersion + "-" + sc.ID + `"`}
 	}
+	msg := fmt.Sprintf("%s %d", sc.RiskLevel, int(math.Floor(sc.Score)))
+	// A degraded report's level is a floor (checks could not run): the
+	// badge says so rather than show it as a full verdict.
+	var head struct {
+		Completeness string `json:"completeness"`
+	}
+	if json.Unmarshal(sc.Report, &head) == nil && head.Completeness == "degraded" {
+		msg += " (incomplete)"
+	}
 	return badge{
-		Message: fmt.Sprintf("%s %d", sc.RiskLevel, int(math.Floor(sc.Score))),
+		Message: msg,
 		Color:   color,
 		ETag:    `"` + badgeVersion + "-" + sc.ID + `"`,
 	}

@@ -181,6 +181,23 @@ func TestBadgeShowsTheLatestStoredVerdict(t *testing.T) {
 	}
 }
 
+// TestBadgeMarksADegradedVerdict: a stored report whose checks did not
+// all run shows its level as incomplete, never as a full verdict.
+func TestBadgeMarksADegradedVerdict(t *testing.T) {
+	st := openStore(t)
+	err := st.SaveScan(context.Background(), store.Scan{
+		ID: "scn_deg", KeyID: "key_a", Address: pepe, Chain: "ethereum", RiskLevel: "medium", Score: 45,
+		ScannedAt: time.Now(), Report: []byte(`{"scan_id":"scn_deg","completeness":"degraded","unchecked":["holders"]}`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, badgeServer(t, st).URL+"/badge/"+pepe+".svg")
+	if b := parseBadge(t, body); b.Title != "tokenrisk: medium 45 (incomplete)" {
+		t.Errorf("title = %q, want the level marked incomplete", b.Title)
+	}
+}
+
 func TestBadgeScoreNeverReadsAsTheNextLevel(t *testing.T) {
 	st := openStore(t)
 	saveScan(t, st, "scn_1", pepe, "minimal", 19.6, time.Now())
