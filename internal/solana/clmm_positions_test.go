@@ -1,6 +1,7 @@
 package solana_test
 
 import (
+	"encoding/binary"
 	"math"
 	"testing"
 
@@ -117,5 +118,80 @@ func TestAssessRaydiumCLMMPositions(t *testing.T) {
 				t.Errorf("%s share %v, unknown %v; want %v and the rest", tt.label, got, p.LPUnknownPct, share)
 			}
 		})
+	}
+}
+
+// The real Orca Whirlpool position (testdata/whirlpool).
+const (
+	whirlpoolPosition    = "8DWSUfcDBokqkt4327zg2QtX3zixp8DGbVzrVqGPeoqG"
+	whirlpoolPositionNFT = "5fU2niy2YiGUktHB5mYNJAh9iLZ6uu28D4mf9sfCKeNa"
+)
+
+func TestDecodeWhirlpoolPosition(t *testing.T) {
+	data, owner := fixtureAt(t, "whirlpool", whirlpoolPosition)
+	p, err := solana.DecodeWhirlpoolPosition(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owner != "whirLbMiicVdio4qvUfM5KAg6Ct8VwpYzGff3uctyCc" || p.Pool.String() != "Czfq3xZZDmsdGdUyrNLtRhGc47cXcZtLG4crryfu44zE" || p.NFTMint.String() != whirlpoolPositionNFT ||
+		p.TickLower != -29960 || p.TickUpper != -21728 || p.Unlocked.String() != "25102504243" || p.Locked.Sign() != 0 {
+		t.Errorf("position = %+v", p)
+	}
+	nft := solana.MustPublicKey(whirlpoolPositionNFT)
+	if k, _, err := solana.FindProgramAddress([][]byte{[]byte("position"), nft[:]}, solana.MustPublicKey(owner)); err != nil || k.String() != whirlpoolPosition {
+		t.Errorf("PDA %s (%v)", k, err)
+	}
+	// A DAMM v2 position has the same discriminator and another size.
+	v2, _ := fixtureAt(t, "damm_v2", dammV2Position)
+	if _, err := solana.DecodeWhirlpoolPosition(v2); err == nil {
+		t.Error("decoded a DAMM v2 position as a Whirlpool position")
+	}
+}
+
+// TestAssessWhirlpoolPositions: a Whirlpool position whose range lies
+// above the pool's price holds only token A; it is valued so, and its NFT
+// holder decides its share's lock state. The pool is the developer set's
+// 2022 SOL/USDC Whirlpool with its USDC side rewritten to the mayhem mint
+// (SYNTHETIC edit, vault SYNTHETIC); the position is real with its
+// whirlpool field rewritten to that pool (SYNTHETIC edit); NFT mint and
+// holder SYNTHETIC.
+func TestAssessWhirlpoolPositions(t *testing.T) {
+	const pool, vaultA = "HJPjoWUrhoZzkNfRpHuieeFk9WcZWjwy6PBjZ81ngndJ", "3YQm7ujtXWJU2e9jhp2QGHpnn1ShXn12QjvzMvDgabpX"
+	srv := newServer(t)
+	data, owner := fixture(t, pool)
+	tokenVault := syntheticKey("whirlpool-token-vault")
+	putKey(data, 181, mayhemMint)
+	putKey(data, 213, tokenVault)
+	srv.SetAccount(pool, solanatest.Account{Lamports: 5435760, Owner: owner, Data: data})
+	const tokenAmount = 1_000_000_000_000
+	if err := srv.AddTokenAccount(tokenVault, mayhemMint, pool, tokenAmount, solanatest.Token2022Program); err != nil {
+		t.Fatal(err)
+	}
+	pos, posOwner := fixtureAt(t, "whirlpool", whirlpoolPosition)
+	putKey(pos, 8, pool)
+	srv.SetAccount(whirlpoolPosition, solanatest.Account{Lamports: 2_394_240, Owner: posOwner, Data: pos})
+	srv.SetAccount(whirlpoolPositionNFT, func() solanatest.Account { a := nftMint(1); a.Owner = solanatest.TokenProgram; return a }())
+	wallet := "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU"
+	if err := srv.AddTokenAccount(syntheticKey("whirlpool-nft-account"), whirlpoolPositionNFT, wallet, 1, solanatest.TokenProgram); err != nil {
+		t.Fatal(err)
+	}
+	_, _, p := assessOnePool(t, srv, mayhemMint, "orca_whirlpool")
+	// Price below the range: the position holds L*(sb-sa)/(sa*sb) raw A.
+	va, _ := fixture(t, vaultA)
+	amountA := float64(binary.LittleEndian.Uint64(va[64:]))
+	owedA := float64(binary.LittleEndian.Uint64(data[85:]))
+	owedB := float64(binary.LittleEndian.Uint64(data[93:]))
+	sp := 3706015876595606636 / math.Pow(2, 64)
+	sa, sb := math.Pow(1.0001, -29960/2.0), math.Pow(1.0001, -21728/2.0)
+	if sp >= sa {
+		t.Fatal("the fixture price is not below the position's range")
+	}
+	held := 25102504243 * (sb - sa) / (sa * sb) * sp * sp
+	share := 100 * held / ((amountA-owedA)*sp*sp + (tokenAmount - owedB))
+	if len(p.LPHolders) != 1 || p.LPHolders[0].Owner != wallet || p.LPHolders[0].Label != analysis.SolanaLPWallet || math.Abs(p.LPHolders[0].SharePct-math.Round(share*100)/100) > 1e-9 {
+		t.Fatalf("holders %+v, want the wallet with %v%%", p.LPHolders, share)
+	}
+	if p.LPUnlockedPct == nil || math.Abs(*p.LPUnlockedPct-share) > 1e-6 {
+		t.Errorf("unlocked %v, want %v", p.LPUnlockedPct, share)
 	}
 }

@@ -24,12 +24,13 @@
 // pool was found. LaunchLab curves bring their global config (curve
 // type) into round trip 3 at no extra call.
 //
-// The position accounts of Raydium CLMM and DAMM v2 pools are listed in
+// The position accounts of Raydium CLMM, Orca Whirlpool and DAMM v2 pools
+// are listed in
 // round trip 3 (up to 3 pools); the NFTs of the 10 largest unlocked
 // positions are resolved in the same follow-up request (their mints, and
-// their token accounts under Token-2022, and SPL Token for CLMM), so that
-// a position counts burned, locked, unlocked or unknown by who can
-// withdraw it. A CLMM position weighs its token amounts in its tick range
+// their token accounts under Token-2022, and SPL Token for CLMM and
+// Whirlpool), so that a position counts burned, locked, unlocked or
+// unknown by who can withdraw it. A concentrated position weighs its token amounts in its tick range
 // at the pool's price, against the pool's vaults less the fees it owes.
 //
 // With Options.PoolIndex (TOKENRISK_SOLANA_POOL_INDEX) the operator's index

@@ -379,10 +379,10 @@ func TestAssessLaunchLabCurve(t *testing.T) {
 // position decoders: an error or a state with
 // sane prices, never a panic.
 func FuzzDecodeMeteoraLaunchPools(f *testing.F) {
-	for _, s := range []struct{ dir, key string }{{dammV1Dir, dammV1Pool}, {dammV1Dir, dammV1VaultSOL}, {dammV1Dir, dammV1VaultMSOL}, {launchLabDir, launchLabPool}, {"damm_v2", "5bYLydDXt1K5zroychcbrVbhGRUpheXdq5w41uccazPB"}, {"clmm", "4GkPbQ8V5ti1Y5jTzwACbSbVZQAhY7VJc5oi43Z7U4U3"}} {
+	for _, s := range []struct{ dir, key string }{{dammV1Dir, dammV1Pool}, {dammV1Dir, dammV1VaultSOL}, {dammV1Dir, dammV1VaultMSOL}, {launchLabDir, launchLabPool}, {"damm_v2", "5bYLydDXt1K5zroychcbrVbhGRUpheXdq5w41uccazPB"}, {"clmm", "4GkPbQ8V5ti1Y5jTzwACbSbVZQAhY7VJc5oi43Z7U4U3"}, {"whirlpool", "8DWSUfcDBokqkt4327zg2QtX3zixp8DGbVzrVqGPeoqG"}} {
 		data, _ := fixtureAt(f, s.dir, s.key)
 		f.Add(data, int64(1719240000))
-		for _, n := range []int{0, 8, 17, 280, 281, 407, 408, 428, 429, 874, 875, 917, 1226, 1227} {
+		for _, n := range []int{0, 8, 17, 215, 216, 280, 281, 407, 408, 428, 429, 874, 875, 917, 1226, 1227} {
 			if n <= len(data) {
 				f.Add(data[:n], int64(n))
 			}
@@ -416,6 +416,9 @@ func FuzzDecodeMeteoraLaunchPools(f *testing.F) {
 		}
 		if p, err := solana.DecodeRaydiumCLMMPosition(data); err == nil && (p.TickLower >= p.TickUpper || p.Unlocked.Sign() < 0 || p.Locked.Sign() != 0) {
 			t.Fatalf("clmm position %+v", p)
+		}
+		if p, err := solana.DecodeWhirlpoolPosition(data); err == nil && (p.TickLower >= p.TickUpper || len(data) != 216) {
+			t.Fatalf("whirlpool position %+v", p)
 		}
 		if ct, err := solana.DecodeLaunchLabConfigCurve(data); err == nil && ct != data[16] {
 			t.Fatalf("curve type %d", ct)

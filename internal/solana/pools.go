@@ -48,7 +48,8 @@ type poolKind struct {
 var poolKinds = map[string]poolKind{
 	"raydium_amm_v4": {name: "raydium_amm_v4", size: raydiumAMMv4Size, mintOffsets: []int{400, 432}, decode: DecodeRaydiumAMMv4},
 	"raydium_cpmm":   {name: "raydium_cpmm", size: raydiumCPMMSize, mintOffsets: []int{168, 200}, decode: DecodeRaydiumCPMM},
-	"orca_whirlpool": {name: "orca_whirlpool", size: whirlpoolSize, mintOffsets: []int{101, 181}, decode: DecodeWhirlpool},
+	"orca_whirlpool": {name: "orca_whirlpool", size: whirlpoolSize, mintOffsets: []int{101, 181}, decode: DecodeWhirlpool,
+		positions: &positionKind{size: whirlpoolPositionSize, disc: discPosition, poolOffset: 8, decode: DecodeWhirlpoolPosition}},
 	// PumpSwap pools grew from 211 to 243 and 300 bytes: matched by
 	// discriminator, not size.
 	"pumpswap": {name: "pumpswap", disc: discPumpSwapPool[:], mintOffsets: []int{43, 75}, decode: DecodePumpSwapPool},
@@ -895,6 +896,37 @@ type Position struct {
 	// AnyTokenProgram is set when the NFT may be an SPL Token or a
 	// Token-2022 mint (Raydium CLMM minted both over time).
 	AnyTokenProgram bool
+}
+
+// whirlpoolPositionSize is an Orca Whirlpool Position.
+const whirlpoolPositionSize = 216
+
+// DecodeWhirlpoolPosition decodes an Orca Whirlpool Position: whirlpool at
+// 8, position_mint at 40, liquidity (u128) at 72, tick_lower/upper (i32)
+// at 88/92, fee checkpoints and fees owed, reward infos; 216 bytes. Its
+// NFT (SPL Token, or Token-2022 for newer positions) holder can withdraw
+// it all.
+func DecodeWhirlpoolPosition(data []byte) (*Position, error) {
+	if len(data) != whirlpoolPositionSize {
+		return nil, fmt.Errorf("solana: orca whirlpool position: %d bytes, want %d", len(data), whirlpoolPositionSize)
+	}
+	if err := checkDisc(data, discPosition, "orca whirlpool position"); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	lo, hi := int32(le.Uint32(data[88:])), int32(le.Uint32(data[92:]))
+	if lo >= hi {
+		return nil, fmt.Errorf("solana: orca whirlpool position: ticks %d..%d", lo, hi)
+	}
+	return &Position{
+		Pool:            PublicKey(data[8:40]),
+		NFTMint:         PublicKey(data[40:72]),
+		Unlocked:        u128(data[72:88]),
+		Locked:          new(big.Int),
+		TickLower:       lo,
+		TickUpper:       hi,
+		AnyTokenProgram: true,
+	}, nil
 }
 
 // raydiumCLMMPositionSize is a Raydium CLMM PersonalPositionState.
