@@ -3,6 +3,8 @@ package analysis
 import (
 	"math/big"
 	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/insider"
 )
 
 // EVMFacts is what the EVM adapter collected for the liquidity, deployer
@@ -116,6 +118,15 @@ type EVMHolderFacts struct {
 	// FirstMintRecipient is the first receiver of a mint (from 0x0), the
 	// best on-chain hint of the creator.
 	FirstMintRecipient string
+	// Launch are the blocks the token's pools received their first
+	// tokens (their liquidity was added), for the insider check; nil
+	// when unknown.
+	Launch []insider.Span
+	// InsidersRead is true when the first receipts of the top holders
+	// were established (from the rebuild, or the insider query), so the
+	// insider check can run; InsiderCost is what establishing them cost.
+	InsidersRead bool
+	InsiderCost  insider.Cost
 }
 
 // EVMHolderBalance is one holder's balance.
@@ -126,4 +137,10 @@ type EVMHolderBalance struct {
 	IsContract *bool
 	// Pool is true when the address is one of the token's pools.
 	Pool bool
+	// First is the block the holder first received the token (nil when
+	// not established); FirstFrom the sender of that transfer ("" for a
+	// mint after the token's first mint block; the creator for a mint in
+	// it), nil when not established.
+	First     *insider.Span
+	FirstFrom *string
 }

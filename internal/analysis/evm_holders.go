@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/tokenrisk/tokenrisk/internal/insider"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 )
@@ -23,6 +24,9 @@ type EVMHolderEvidence struct {
 	TransfersScanned int    `json:"transfers_scanned"`
 	FromBlock        uint64 `json:"from_block"`
 	ToBlock          uint64 `json:"to_block"`
+	// Insiders are the top holders tied to the creator or the launch;
+	// null when the check could not run.
+	Insiders *insider.Result `json:"insiders"`
 }
 
 // EVMHolder is one listed holder.
@@ -153,6 +157,7 @@ func AnalyseEVMHolders(f *EVMFacts) (scan.Section, []string) {
 	case count < risk.FewHoldersCount:
 		warnings = append(warnings, fmt.Sprintf("holders: at least %d holders found; whether there are fewer than %d is unknown", count, risk.FewHoldersCount))
 	}
+	flags, warnings = insiderFindings(evmInsiders(f), &ev.Insiders, flags, warnings)
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
 }
 
@@ -160,4 +165,63 @@ func AnalyseEVMHolders(f *EVMFacts) (scan.Section, []string) {
 // rebuild was complete and raised no holder flag.
 func EVMHealthyHolders(f *EVMFacts, holder scan.Section) bool {
 	return f.Holders != nil && f.Holders.Complete && holder.Status == scan.Complete && len(holder.Flags) == 0
+}
+
+// EVMInsiderHolders is how many top holders the insider check examines
+// (pools, burns, lockers, the creator, the owner, exchanges and the token
+// itself left out).
+const EVMInsiderHolders = 10
+
+// evmInsiders runs the insider check over the top holders: same_block
+// when a holder first received the token in the block a pool received its
+// first tokens, from_creator when its first tokens came from the creator.
+func evmInsiders(f *EVMFacts) *insider.Result {
+	h := f.Holders
+	if h == nil || !h.InsidersRead || f.TotalSupply == nil || f.TotalSupply.Sign() <= 0 {
+		return nil
+	}
+	in := insider.Facts{
+		Launch: h.Launch, PointReason: insider.SameBlock, FundingReason: insider.FromCreator, Hops: 1,
+		ThresholdPct: risk.InsiderPct,
+	}
+	if f.Deployer.Creator != nil {
+		in.Creator = *f.Deployer.Creator
+	}
+	for _, hb := range h.Top {
+		if len(in.Holders) == EVMInsiderHolders {
+			break
+		}
+		if evmHolderLabel(f, hb) != "" || hb.Balance.Sign() <= 0 {
+			continue
+		}
+		share := evmShare(hb.Balance, f.TotalSupply)
+		c := insider.Holder{Address: hb.Address, SharePct: *share, First: hb.First}
+		if hb.FirstFrom != nil {
+			c.Funding = &insider.Funding{Ended: *hb.FirstFrom == ""}
+			if *hb.FirstFrom != "" {
+				c.Funding.Chain = []string{*hb.FirstFrom}
+			}
+		}
+		in.Holders = append(in.Holders, c)
+	}
+	r := insider.Assess(in)
+	r.Cost = h.InsiderCost
+	return r
+}
+
+// insiderFindings adds the insider check's evidence, its INSIDER_SUPPLY
+// flag and, when it is inconclusive, its warning (an unrun check is named
+// by the engine in unchecked[]).
+func insiderFindings(r *insider.Result, ev **insider.Result, flags []risk.Flag, warnings []string) ([]risk.Flag, []string) {
+	if r == nil {
+		return flags, append(warnings, "insiders: the insider check could not run; which top holders are the creator's is unknown")
+	}
+	*ev = r
+	if fl, ok := r.Flag(); ok {
+		flags = append(flags, fl)
+	}
+	if w := r.Warning(); w != "" {
+		warnings = append(warnings, w)
+	}
+	return flags, warnings
 }

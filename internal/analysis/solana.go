@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tokenrisk/tokenrisk/internal/insider"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 )
@@ -66,6 +67,9 @@ type SolanaHolderEvidence struct {
 	HolderCount   *int           `json:"holder_count"`
 	TopHolders    []SolanaHolder `json:"top_holders"`
 	Top10SharePct *float64       `json:"top10_share_pct"`
+	// Insiders are the top holders tied to the creator or the launch;
+	// null when the check could not run.
+	Insiders *insider.Result `json:"insiders"`
 }
 
 // SolanaHolder is one holder (token accounts aggregated by owner).
@@ -602,6 +606,7 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 	if whale != nil {
 		flags = append(flags, risk.NewFlag(risk.WhaleHolder, fmt.Sprintf("One holder owns %.1f%%", *whale.SharePct), whale.Address+" holds more than 10% of the supply.").WithValue(*whale.SharePct))
 	}
+	flags, warnings = insiderFindings(f.Insiders, &ev.Insiders, flags, warnings)
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
 }
 
@@ -710,7 +715,7 @@ func SolanaChecklist(f *SolanaFacts) scan.Checklist {
 		ev := hs.Evidence.(SolanaHolderEvidence)
 		c.HealthyHolders = ev.Top10SharePct != nil && hs.Status == scan.Complete
 		for _, fl := range hs.Flags {
-			if fl.Code == risk.Top10Concentrated || fl.Code == risk.WhaleHolder || fl.Code == risk.FewHolders {
+			if fl.Code == risk.Top10Concentrated || fl.Code == risk.WhaleHolder || fl.Code == risk.FewHolders || fl.Code == risk.InsiderSupply {
 				c.HealthyHolders = false
 			}
 		}

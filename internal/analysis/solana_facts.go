@@ -3,7 +3,11 @@
 // checklist. No I/O; every function is a table-tested function of its facts.
 package analysis
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/tokenrisk/tokenrisk/internal/insider"
+)
 
 // SolanaFacts is everything the Solana analyses need, as the solana adapter
 // collected it. Addresses are base58 strings; a nil pointer is a fact that
@@ -28,6 +32,9 @@ type SolanaFacts struct {
 	Holders *SolanaHolderFacts
 	// Creator is nil when no creator evidence was found.
 	Creator *SolanaCreator
+	// Insiders is the insider check over the top holders; nil when it
+	// could not run (see warnings and Unchecked).
+	Insiders *insider.Result
 	// BurnAddresses are the chain's configured burn addresses (token
 	// account owners whose tokens are out of circulation).
 	BurnAddresses []string

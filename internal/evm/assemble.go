@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/insider"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 )
@@ -24,12 +25,14 @@ type collected struct {
 	owner     *common.Address
 	// roleAdmin is the creator when the token has no owner getter and the
 	// creator holds AccessControl's DEFAULT_ADMIN_ROLE (hasRole answered).
-	roleAdmin     *common.Address
-	sim           *analysis.EVMSimulation
-	simPool       *Pool
-	probe         *analysis.EVMProbeFacts
-	holders       *HolderScan
-	accounts      *accounts
+	roleAdmin *common.Address
+	sim       *analysis.EVMSimulation
+	simPool   *Pool
+	probe     *analysis.EVMProbeFacts
+	holders   *HolderScan
+	accounts  *accounts
+	// insiders is the insider query when the rebuild was partial.
+	insiders      *insiderQuery
 	explorer      *explorerFacts
 	creator       *common.Address
 	creatorSource string
@@ -195,6 +198,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		if hs.FirstMintTo != nil {
 			hf.FirstMintRecipient = hs.FirstMintTo.Hex()
 		}
+		insiderFacts(hf, hs, c.insiders, s.pools, creator)
 		ef.Holders = hf
 	}
 	ef.Deployer = analysis.EVMDeployerFacts{Native: ch.Native, CreatorSource: creatorSource}
@@ -228,7 +232,11 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		LiquidityLocked:    analysis.EVMLiquidityLocked(ef),
 		NoMint:             cl.NoMint,
 	}
-	as.Unchecked, as.NotConfigured = r.completeness(c, sim, hasPool)
+	var insiders *insider.Result
+	if ev, ok := hold.Evidence.(analysis.EVMHolderEvidence); ok {
+		insiders = ev.Insiders
+	}
+	as.Unchecked, as.NotConfigured = r.completeness(c, sim, hasPool, insiders)
 	r.mu.Lock()
 	as.Warnings = append(as.Warnings, r.warnings...)
 	r.mu.Unlock()
@@ -240,9 +248,10 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 
 // completeness names the checks of a scan that could not run (the node
 // failed, refused or ran out of time; risk.Check* names) and those the
-// operator turned off. sim is the simulation as analysed and hasPool
-// whether there was a pool to simulate against.
-func (r *scanRun) completeness(c collected, sim *analysis.EVMSimulation, hasPool bool) (unchecked, notConfigured []string) {
+// operator turned off. sim is the simulation as analysed, hasPool
+// whether there was a pool to simulate against and insiders the insider
+// check (nil: it could not run).
+func (r *scanRun) completeness(c collected, sim *analysis.EVMSimulation, hasPool bool, insiders *insider.Result) (unchecked, notConfigured []string) {
 	add := func(name string) { unchecked = append(unchecked, name) }
 	if c.lens == nil {
 		add(risk.CheckOwner)
@@ -259,6 +268,9 @@ func (r *scanRun) completeness(c collected, sim *analysis.EVMSimulation, hasPool
 	}
 	if c.holders == nil || c.accounts != nil && !c.accounts.holdersRead() {
 		add(risk.CheckHolders)
+	}
+	if ins := insiders; ins == nil || !ins.Conclusive {
+		add(risk.CheckInsiders)
 	}
 	// The creator's account is read from the node; without an explorer
 	// the creator itself comes from the holder scan.

@@ -71,9 +71,17 @@ type HolderScan struct {
 }
 
 // Seen is when something happened: a block, and its timestamp when the
-// node reports one (0 otherwise).
+// node reports one (0 otherwise); for a first receipt, the log's index in
+// its block and the sender (the zero address for a mint).
 type Seen struct {
 	Block, Time uint64
+	Index       uint
+	From        common.Address
+}
+
+// before orders sightings by block, then log index.
+func (s Seen) before(o Seen) bool {
+	return s.Block < o.Block || s.Block == o.Block && s.Index < o.Index
 }
 
 // Holder is one holder's balance.
@@ -354,10 +362,15 @@ func (s *HolderScan) apply(logs []types.Log) {
 		}
 		b := s.balance(to)
 		b.Add(b, v)
-		if seen, ok := s.FirstIn[to]; !ok || l.BlockNumber < seen.Block {
-			s.FirstIn[to] = Seen{Block: l.BlockNumber, Time: l.BlockTimestamp}
+		if n := (Seen{Block: l.BlockNumber, Time: l.BlockTimestamp, Index: l.Index, From: from}); !s.seen(to) || n.before(s.FirstIn[to]) {
+			s.FirstIn[to] = n
 		}
 	}
+}
+
+func (s *HolderScan) seen(a common.Address) bool {
+	_, ok := s.FirstIn[a]
+	return ok
 }
 
 func (s *HolderScan) balance(a common.Address) *big.Int {

@@ -218,9 +218,13 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		probeDecode = dec
 	}
 	var acct *accounts
+	var iq *insiderQuery
 	if holdersReady {
 		acct = r.accountCalls(topHolders(ho.scan), creator)
 		rt3.add(acct.elems)
+		if iq = newInsiderQuery(r.token, ho.scan, s.pools, latest); iq != nil {
+			rt3.add(iq.elems)
+		}
 	}
 	// A role-governed token without an owner getter: does the creator
 	// still hold AccessControl's DEFAULT_ADMIN_ROLE?
@@ -232,6 +236,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		rt3.add(roleElems)
 	}
 	rtt3ok := r.send(ctx, "probes", &rt3)
+	iq.read(rtt3ok)
 	var roleAdmin *common.Address
 	if rtt3ok && len(roleElems) == 1 && roleElems[0].Error == nil && len(roleOut) == 32 && new(big.Int).SetBytes(roleOut).Cmp(big.NewInt(1)) == 0 {
 		roleAdmin = creator
@@ -259,7 +264,14 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 			creator, creatorSource = r.creator(ex, ho.scan)
 		}
 		acct = r.accountCalls(topHolders(ho.scan), creator)
-		if r.batch(ctx, "holders", acct.elems) {
+		var rt4 batchPlan
+		rt4.add(acct.elems)
+		if iq = newInsiderQuery(r.token, ho.scan, s.pools, latest); iq != nil {
+			rt4.add(iq.elems)
+		}
+		sent := r.send(ctx, "holders", &rt4)
+		iq.read(sent)
+		if sent {
 			acct.apply()
 			acct.read = true
 		}
@@ -297,7 +309,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 
 	return r.assemble(collected{
 		lens: lens, code: codeReport, proxy: proxy, implKnown: implKnown, owner: owner, roleAdmin: roleAdmin,
-		sim: sim, simPool: simPool, probe: probe, holders: ho.scan, accounts: acct,
+		sim: sim, simPool: simPool, probe: probe, holders: ho.scan, accounts: acct, insiders: iq,
 		explorer: ex, creator: creator, creatorSource: creatorSource, slotsFailed: slotsErr != nil,
 	})
 }

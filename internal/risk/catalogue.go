@@ -171,6 +171,15 @@ const (
 	NewPoolHours      = 72.0
 	FeeCappedPct      = 10.0 // a fee ceiling at or below this is a capped fee (low)
 	FeeCeilingHighPct = 50.0 // a sell fee ceiling at or above this can make the token unsellable
+	// InsiderPct: top holders tied to the creator or the launch (funded by
+	// the creator, sent their first tokens by it, or first holding the
+	// token in the pool's creation slot or block) that together hold more
+	// than this raise INSIDER_SUPPLY. It is the whale's share: insiders
+	// act as one seller, so together they are a hidden whale. It is not
+	// the creator's 5% (LargeSharePct): a same-slot buyer can be an
+	// independent sniper bot, so the weaker evidence needs the larger
+	// share before it is a finding.
+	InsiderPct = 10.0
 )
 
 // definitions is the catalogue. Weights are calibrated to the levels'
@@ -235,7 +244,7 @@ var definitions = []Definition{
 	{FeeCapped, Low, Contract, 0.1, "A privileged address can change fees, but the highest fee it could set in simulation is 10% or less.", ""},
 	{SelfDump, Low, Liquidity, 0.1, "The token swaps its own collected fees inside the seller's transaction, moving the price against the seller; the value is that price impact in percent.", ""},
 	{ScanIncomplete, Medium, Contract, 0.3, "Some checks could not run (see unchecked): the missing checks count as unknown risk, not as no risk.", GroupUnknown},
-	{InsiderSupply, High, Holder, 0.4, "Top holders funded by the creator or that bought in the pool's creation block together hold a large share.", GroupInsiderExit},
+	{InsiderSupply, High, Holder, 0.4, "Top holders tied to the creator or the launch (first funded by the creator or a wallet it funded, sent their first tokens by the creator, or first holding the token in the slot or block its pool was created) together hold more than 10% of the supply.", GroupInsiderExit},
 
 	{TrustedToken, Info, Contract, 0.01, "A configured trusted token (major stablecoin or wrapped native): its level is capped at low.", ""},
 }

@@ -34,6 +34,11 @@ const (
 	// CheckCreatorHistory: the creation record and the creator's other
 	// launches (an Etherscan-family explorer).
 	CheckCreatorHistory = "creator_history"
+	// CheckInsiders: which top holders are tied to the creator or the
+	// launch (package insider); listed when the holders it could not
+	// decide hold enough that the insiders' share might pass
+	// InsiderPct.
+	CheckInsiders = "insiders"
 )
 
 // CheckDefinition is one check a scan runs and what its absence costs.
@@ -52,8 +57,9 @@ type CheckDefinition struct {
 // proxy's implementation; the pools the simulation needs; and who holds the
 // supply, the only evidence of an insider able to dump it); low where
 // it only sharpens the picture (who owns or deployed the token, whether the
-// source is public). Every degraded report also carries SCAN_INCOMPLETE,
-// so it is never minimal.
+// source is public, which top holders are the creator's: the holders'
+// concentration is known without it). Every degraded report also carries
+// SCAN_INCOMPLETE, so it is never minimal.
 var checks = []CheckDefinition{
 	{CheckSimulation, LevelMedium, "The buy, transfer and sell simulation: whether the token can be sold and what it taxes."},
 	{CheckPrivilegeProbes, LevelMedium, "The privilege probes: which powers (mint, seize, blacklist, pause, fees) a privileged address really has."},
@@ -64,6 +70,7 @@ var checks = []CheckDefinition{
 	{CheckDeployer, LevelLow, "The creator: its account and share of supply."},
 	{CheckSourceVerification, LevelLow, "Source verification on Sourcify or the chain's explorer."},
 	{CheckCreatorHistory, LevelLow, "The creation record and the creator's other launches (explorer)."},
+	{CheckInsiders, LevelLow, "The insider check: which top holders were funded by the creator or bought in the launch; unchecked when the holders it could not decide might push the insiders' share past the threshold."},
 }
 
 var checksByName = func() map[string]CheckDefinition {

@@ -1,0 +1,131 @@
+package evm
+
+import (
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/insider"
+)
+
+// insiderRecipients bounds the recipients the insider query asks about
+// (the top holders the holder analysis lists, and the pools).
+const insiderRecipients = analysis.EVMTopHolders + 8
+
+// insiderQuery establishes the first receipts of the top holders and the
+// pools when the holder rebuild did not read the token's whole history:
+// one eth_getLogs over the token's Transfer logs whose recipient (topic 2)
+// is one of them, since the token's creation. It is one call folded into
+// a batch the scan sends anyway (round trip 3, or the holders' round trip
+// when the rebuild outlived it): no request or round trip of its own.
+type insiderQuery struct {
+	elems []rpc.BatchElem
+	logs  []types.Log
+	from  uint64
+	// answered is set once the node answered the call.
+	answered bool
+}
+
+// newInsiderQuery returns nil when no query is needed (the rebuild read
+// everything) or possible (no holders known).
+func newInsiderQuery(token common.Address, hs *HolderScan, pools []Pool, latest uint64) *insiderQuery {
+	if hs == nil || hs.Complete {
+		return nil
+	}
+	var to []common.Hash
+	for _, h := range topHolders(hs) {
+		if len(to) == analysis.EVMTopHolders {
+			break
+		}
+		to = append(to, common.BytesToHash(h.Address.Bytes()))
+	}
+	if len(to) == 0 {
+		return nil
+	}
+	for _, p := range pools {
+		if len(to) == insiderRecipients {
+			break
+		}
+		to = append(to, common.BytesToHash(p.Address.Bytes()))
+	}
+	q := &insiderQuery{}
+	if hs.Created != nil {
+		q.from = *hs.Created
+	}
+	q.elems = []rpc.BatchElem{{Method: "eth_getLogs", Args: []any{logFilter{
+		FromBlock: hexutil.Uint64(q.from), ToBlock: hexutil.Uint64(latest),
+		Address: []common.Address{token}, Topics: [][]common.Hash{{TransferTopic}, nil, to},
+	}}, Result: &q.logs}}
+	return q
+}
+
+// read records the answer after the batch was sent (sent: the node
+// answered the batch).
+func (q *insiderQuery) read(sent bool) {
+	if q != nil && sent && q.elems[0].Error == nil {
+		q.answered = true
+	}
+}
+
+// firstReceipts are the first token receipts the insider check reads: from
+// the rebuild when it read the whole history, else from the insider query,
+// else none (nil).
+func firstReceipts(hs *HolderScan, q *insiderQuery) map[common.Address]Seen {
+	switch {
+	case hs == nil:
+		return nil
+	case hs.Complete:
+		return hs.FirstIn
+	case q == nil || !q.answered:
+		return nil
+	}
+	s := &HolderScan{Balances: map[common.Address]*big.Int{}, FirstIn: map[common.Address]Seen{}}
+	s.apply(q.logs)
+	return s.FirstIn
+}
+
+// insiderFacts fills the holder facts the insider check needs: each top
+// holder's first receipt and its sender, and the blocks the pools received
+// their first tokens. A mint in the token's first mint block counts as
+// sent by the creator (the deployer's own mint); a later mint has no
+// sender.
+func insiderFacts(hf *analysis.EVMHolderFacts, hs *HolderScan, q *insiderQuery, pools []Pool, creator *common.Address) {
+	first := firstReceipts(hs, q)
+	if q != nil {
+		hf.InsiderCost = insider.Cost{Calls: 1}
+	}
+	if first == nil {
+		return
+	}
+	hf.InsidersRead = true
+	for _, p := range pools {
+		if seen, ok := first[p.Address]; ok {
+			hf.Launch = append(hf.Launch, insider.At(seen.Block))
+		}
+	}
+	mintBlock, minted := uint64(0), false
+	if hs.FirstMintTo != nil {
+		mintBlock, minted = hs.firstMintBlock, true
+	}
+	for i := range hf.Top {
+		hb := &hf.Top[i]
+		seen, ok := first[common.HexToAddress(hb.Address)]
+		if !ok {
+			continue
+		}
+		at := insider.At(seen.Block)
+		hb.First = &at
+		from := ""
+		switch {
+		case seen.From != (common.Address{}):
+			from = seen.From.Hex()
+		case minted && seen.Block == mintBlock && creator != nil:
+			from = creator.Hex()
+		}
+		hb.FirstFrom = &from
+	}
+}
