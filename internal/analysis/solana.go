@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -137,6 +138,12 @@ func AssessSolana(f *SolanaFacts, chain string, now time.Time) *scan.Assessment 
 	deployer, w := AnalyseSolanaDeployer(f)
 	warnings = append(warnings, w...)
 
+	// The insider check stands on the holder list: when that is
+	// unchecked, holders already says what is missing.
+	unchecked := f.Unchecked
+	if ev, ok := holders.Evidence.(SolanaHolderEvidence); ok && f.Trusted == "" && !slices.Contains(unchecked, risk.CheckHolders) && (ev.Insiders == nil || !ev.Insiders.Conclusive) {
+		unchecked = append(slices.Clone(unchecked), risk.CheckInsiders)
+	}
 	a := &scan.Assessment{
 		Chain:     chain,
 		Contract:  contract,
@@ -145,7 +152,7 @@ func AssessSolana(f *SolanaFacts, chain string, now time.Time) *scan.Assessment 
 		Holder:    holders,
 		Checklist: SolanaChecklist(f),
 		Warnings:  warnings,
-		Unchecked: f.Unchecked,
+		Unchecked: unchecked,
 	}
 	dec := int(f.Mint.Decimals)
 	supply := strconv.FormatUint(f.Mint.Supply, 10)
@@ -606,7 +613,11 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 	if whale != nil {
 		flags = append(flags, risk.NewFlag(risk.WhaleHolder, fmt.Sprintf("One holder owns %.1f%%", *whale.SharePct), whale.Address+" holds more than 10% of the supply.").WithValue(*whale.SharePct))
 	}
-	flags, warnings = insiderFindings(f.Insiders, &ev.Insiders, flags, warnings)
+	if f.Trusted != "" {
+		warnings = append(warnings, "insiders: not checked for a trusted token")
+	} else {
+		flags, warnings = insiderFindings(solanaInsiders(f), &ev.Insiders, flags, warnings)
+	}
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
 }
 
@@ -825,4 +836,56 @@ func solanaSellable(f *SolanaFacts) bool {
 		}
 	}
 	return false
+}
+
+// SolanaInsiderHolders is how many top holders the insider check examines
+// (pools, burns, lockers, exchanges, the creator and holders whose owner
+// is unknown left out).
+const SolanaInsiderHolders = 10
+
+// SolanaInsiderCandidates are the holders the insider check examines, by
+// owner, largest first.
+func SolanaInsiderCandidates(f *SolanaFacts) []SolanaHolder {
+	var out []SolanaHolder
+	for _, h := range solanaHolders(f) {
+		if len(out) == SolanaInsiderHolders {
+			break
+		}
+		if h.Label != "" || h.IsContract == nil || h.Amount == 0 {
+			continue // labelled, or its owner unresolved (IsContract is set with the owner)
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// solanaInsiders runs the insider check: creator_funded when a holder's
+// first SOL came from the creator or from a wallet whose own first SOL
+// came from it, same_slot when its token account first appeared in the
+// slot the mint or a pool was created.
+func solanaInsiders(f *SolanaFacts) *insider.Result {
+	in := f.Insiders
+	if in == nil || f.Mint.Supply == 0 {
+		return nil
+	}
+	facts := insider.Facts{
+		Launch: in.Launch, PointReason: insider.SameSlot, FundingReason: insider.CreatorFunded, Hops: 2,
+		ThresholdPct: risk.InsiderPct,
+	}
+	if f.Creator != nil {
+		facts.Creator = f.Creator.Address
+	}
+	for _, h := range SolanaInsiderCandidates(f) {
+		c := insider.Holder{Address: h.Address, SharePct: solanaRound2(100 * float64(h.Amount) / float64(f.Mint.Supply))}
+		if s, ok := in.First[h.Address]; ok {
+			c.First = &s
+		}
+		if fu, ok := in.Funding[h.Address]; ok {
+			c.Funding = &fu
+		}
+		facts.Holders = append(facts.Holders, c)
+	}
+	r := insider.Assess(facts)
+	r.Cost = in.Cost
+	return r
 }

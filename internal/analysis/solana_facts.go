@@ -32,9 +32,9 @@ type SolanaFacts struct {
 	Holders *SolanaHolderFacts
 	// Creator is nil when no creator evidence was found.
 	Creator *SolanaCreator
-	// Insiders is the insider check over the top holders; nil when it
-	// could not run (see warnings and Unchecked).
-	Insiders *insider.Result
+	// Insiders are the facts of the insider check over the top holders
+	// (SolanaInsiderCandidates); nil when it could not run.
+	Insiders *SolanaInsiderFacts
 	// BurnAddresses are the chain's configured burn addresses (token
 	// account owners whose tokens are out of circulation).
 	BurnAddresses []string
@@ -439,3 +439,18 @@ const (
 	SolanaCreatorFeePayer        = "first_transaction_fee_payer"
 	SolanaCreatorUpdateAuthority = "metadata_update_authority"
 )
+
+// SolanaInsiderFacts are what the engine established for the insider
+// check: the launch slots and, by holder (owner wallet), the slot its
+// token account first appeared and its chain of first SOL funders.
+type SolanaInsiderFacts struct {
+	// Launch are the slots of the mint's and the pools' creation (exact,
+	// or bounded when a busy account's first signature was beyond reach).
+	Launch []insider.Span
+	// First is, by owner, the slot its token account(s) first appeared.
+	First map[string]insider.Span
+	// Funding is, by owner, its chain of first SOL funders.
+	Funding map[string]insider.Funding
+	// Cost is what the check cost upstream.
+	Cost insider.Cost
+}

@@ -266,10 +266,12 @@ func (r *scanRun) completeness(c collected, sim *analysis.EVMSimulation, hasPool
 	if c.probe == nil || !c.probe.Complete {
 		add(risk.CheckPrivilegeProbes)
 	}
-	if c.holders == nil || c.accounts != nil && !c.accounts.holdersRead() {
+	// The insider check stands on the holder list: without it, holders
+	// already says what is missing.
+	switch {
+	case c.holders == nil || c.accounts != nil && !c.accounts.holdersRead():
 		add(risk.CheckHolders)
-	}
-	if ins := insiders; ins == nil || !ins.Conclusive {
+	case insiders == nil || !insiders.Conclusive:
 		add(risk.CheckInsiders)
 	}
 	// The creator's account is read from the node; without an explorer

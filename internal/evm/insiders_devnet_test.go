@@ -119,7 +119,9 @@ func insiderLaunch(t *testing.T, dn *devnet.Devnet) (token, seeded, sniper, late
 	seeded, sniper, later, outsider = wallet("seeded"), wallet("sniper"), wallet("later"), wallet("outsider")
 
 	supply := new(big.Int).Exp(big.NewInt(10), big.NewInt(30), nil)
-	pct := func(p int64) *big.Int { return new(big.Int).Div(new(big.Int).Mul(supply, big.NewInt(p)), big.NewInt(100)) }
+	pct := func(p int64) *big.Int {
+		return new(big.Int).Div(new(big.Int).Mul(supply, big.NewInt(p)), big.NewInt(100))
+	}
 	ether := func(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e18)) }
 	swap := func(b *blockOf, tokenOut *big.Int, to common.Address) {
 		a0, a1 := tokenOut, new(big.Int)

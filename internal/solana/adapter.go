@@ -33,6 +33,9 @@ type Options struct {
 	// getProgramAccounts. Every pool it names is read and verified
 	// on-chain; when it fails, the pools are unchecked, never absent.
 	PoolIndex PoolIndex
+	// InsiderBudget bounds the insider check after round trip 3; zero
+	// means DefaultInsiderBudget.
+	InsiderBudget time.Duration
 }
 
 // PoolIndex names the pool accounts of a mint (an operator's index, see
@@ -89,6 +92,8 @@ func (a *Adapter) Assess(ctx context.Context, req scan.Request) (*scan.Assessmen
 		sigPages: a.opts.MaxSignaturePages,
 		now:      a.opts.Now,
 		index:    a.opts.PoolIndex,
+
+		insiderBudget: a.opts.InsiderBudget,
 	}
 	facts, err := col.collect(ctx)
 	if err != nil {

@@ -80,9 +80,18 @@ const pumpVaultAmount = 95426862199392
 
 // addPumpHolders adds SYNTHETIC token accounts of the pump mint next to
 // its real CPMM vault: a whale (12%), the creator (6%) and a burn holding
-// the rest, so that the listed accounts hold the whole supply.
+// the rest, so that the listed accounts hold the whole supply. The
+// whale's history is served (its first SOL from a stranger, funded by
+// another; its token account long after the curve's and the pool's
+// creation), so the insider check clears it.
 func addPumpHolders(tb testing.TB, srv *solanatest.Server) {
 	tb.Helper()
+	stranger := syntheticKey("stranger")
+	serveFunding(tb, srv, whale, stranger, 7000)
+	serveFunding(tb, srv, stranger, syntheticKey("stranger2"), 100)
+	serveFirstSlot(srv, syntheticKey("holder-"+whale), 8000)
+	serveFirstSlot(srv, cpmmPool, 4000)
+	serveFirstSlot(srv, pumpCurve, 3000)
 	whaleAmt, creatorAmt := uint64(pumpSupply*12/100), uint64(pumpSupply*6/100)
 	for _, h := range []struct {
 		owner  string
@@ -111,8 +120,8 @@ func TestAssessPumpMint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := srv.Requests(); n != 3 {
-		t.Errorf("HTTP requests = %d, want 3 (one per round trip)", n)
+	if n := srv.Requests(); n != 3+insiderRequests(t, got.Holder.Evidence) {
+		t.Errorf("HTTP requests = %d, want 3 (one per round trip) and the insider check's", n)
 	}
 	if len(got.Unchecked) != 0 || len(got.NotConfigured) != 0 {
 		t.Errorf("unchecked %v not_configured %v, want every check run on a healthy node", got.Unchecked, got.NotConfigured)

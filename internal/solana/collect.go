@@ -63,6 +63,11 @@ type collector struct {
 	signatures   []signatureInfo
 	sigsComplete bool
 	sigErr       error
+	// mintFirstSlot is the slot of the mint's first transaction and
+	// creatorFirstSlot the creator's, when their whole history was read.
+	mintFirstSlot, creatorFirstSlot *uint64
+	// insiderBudget bounds the insider check (0: DefaultInsiderBudget).
+	insiderBudget time.Duration
 }
 
 type foundPool struct {
@@ -148,6 +153,7 @@ func (c *collector) collect(ctx context.Context) (*analysis.SolanaFacts, error) 
 	}
 	c.roundTrip2(ctx)
 	c.roundTrip3(ctx)
+	c.insiders(ctx)
 	return c.facts, nil
 }
 
@@ -1144,6 +1150,8 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 		}
 	}
 	if oldest != nil && cr.OldestSignatureComplete {
+		slot := oldest.Slot
+		c.mintFirstSlot = &slot
 		s := oldest.Signature
 		cr.CreationSignature = &s
 		cr.CreationTime = oldest.BlockTime
@@ -1210,6 +1218,8 @@ func (c *collector) buildCreator(ctx context.Context, get func(PublicKey) (*Acco
 		cr.TxCount = &n
 		if n > 0 {
 			cr.FirstActivity = history.sigs[n-1].BlockTime
+			slot := history.sigs[n-1].Slot
+			c.creatorFirstSlot = &slot
 		}
 	}
 	if cr.BalanceLamports == nil {

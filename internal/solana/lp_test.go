@@ -77,8 +77,8 @@ func TestAssessLPHolders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := srv.Requests(); n != 3 {
-				t.Errorf("HTTP requests = %d, want 3: the LP holders ride in round trip 3", n)
+			if n := srv.Requests(); n != 3+insiderRequests(t, got.Holder.Evidence) {
+				t.Errorf("HTTP requests = %d, want 3 and the insider check's: the LP holders ride in round trip 3", n)
 			}
 			l := got.Liquidity.Evidence.(analysis.SolanaLiquidityEvidence)
 			p := l.Pools[0]

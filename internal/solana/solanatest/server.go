@@ -62,6 +62,7 @@ type Server struct {
 	accounts     map[string]Account
 	signatures   map[string][]Signature
 	transactions map[string]Transaction
+	rawTxs       map[string]json.RawMessage
 	disabled     map[string]string
 	refused      map[string]string
 	failNext     []int
@@ -81,6 +82,7 @@ func New() *Server {
 		accounts:     map[string]Account{},
 		signatures:   map[string][]Signature{},
 		transactions: map[string]Transaction{},
+		rawTxs:       map[string]json.RawMessage{},
 		disabled:     map[string]string{},
 		refused:      map[string]string{},
 		calls:        map[string]int{},
@@ -184,6 +186,40 @@ func (s *Server) SetTransaction(signature string, tx Transaction) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.transactions[signature] = tx
+}
+
+// SetTransactionJSON serves result, a getTransaction result as a node
+// sends it (json encoding), for signature.
+func (s *Server) SetTransactionJSON(signature string, result json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rawTxs[signature] = result
+}
+
+// LoadTransaction serves the getTransaction answer in the file at path (a
+// whole JSON-RPC response or its result) for the transaction's first
+// signature, which it returns.
+func (s *Server) LoadTransaction(path string) (string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("solanatest: %w", err)
+	}
+	var env struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(raw, &env) == nil && len(env.Result) > 0 {
+		raw = env.Result
+	}
+	var tx struct {
+		Transaction struct {
+			Signatures []string `json:"signatures"`
+		} `json:"transaction"`
+	}
+	if err := json.Unmarshal(raw, &tx); err != nil || len(tx.Transaction.Signatures) == 0 {
+		return "", fmt.Errorf("solanatest: %s: not a transaction with a signature", path)
+	}
+	s.SetTransactionJSON(tx.Transaction.Signatures[0], raw)
+	return tx.Transaction.Signatures[0], nil
 }
 
 // SetLatency delays every HTTP request by d.
@@ -521,6 +557,9 @@ func (s *Server) dispatch(rq request) (any, error) {
 		sig, err := str(0)
 		if err != nil {
 			return nil, err
+		}
+		if raw, ok := s.rawTxs[sig]; ok {
+			return raw, nil
 		}
 		tx, ok := s.transactions[sig]
 		if !ok {
