@@ -129,6 +129,14 @@ func TestAnalyseEVMHolders(t *testing.T) {
 		}
 		return out
 	}
+	creator := "0xC0C0C0C0C0C0C0C0C0C0C0C0C0C0C0C0C0C0C0C0"
+	seeded := func(n int, each int64) []EVMHolderBalance {
+		out := many(n, each)
+		for i := range out {
+			out[i].FirstFrom = &creator
+		}
+		return out
+	}
 	tests := []struct {
 		name     string
 		h        *EVMHolderFacts
@@ -137,18 +145,20 @@ func TestAnalyseEVMHolders(t *testing.T) {
 		healthy  bool
 		wantStat scan.Status
 	}{
-		{"pool with 90% is not a whale", &EVMHolderFacts{Complete: true, HolderCount: 100, Top: append([]EVMHolderBalance{hb(pool, 900)}, many(100, 1)...)}, risk.WhaleHolder, false, true, scan.Complete},
-		{"burn address is not a whale", &EVMHolderFacts{Complete: true, HolderCount: 100, Top: append([]EVMHolderBalance{hb("0x000000000000000000000000000000000000dEaD", 900)}, many(100, 1)...)}, risk.WhaleHolder, false, true, scan.Complete},
-		{"wallet with 20% is a whale", &EVMHolderFacts{Complete: true, HolderCount: 100, Top: append([]EVMHolderBalance{hb("0xaaaa", 200), hb(pool, 700)}, many(100, 1)...)}, risk.WhaleHolder, true, false, scan.Complete},
-		{"ten wallets with 6% each are TOP10_CONCENTRATED", &EVMHolderFacts{Complete: true, HolderCount: 100, Top: append(many(10, 60), many(90, 1)...)}, risk.Top10Concentrated, true, false, scan.Complete},
-		{"spread holders are not concentrated", &EVMHolderFacts{Complete: true, HolderCount: 100, Top: append([]EVMHolderBalance{hb(pool, 500)}, many(100, 5)...)}, risk.Top10Concentrated, false, true, scan.Complete},
-		{"20 holders is FEW_HOLDERS", &EVMHolderFacts{Complete: true, HolderCount: 20, Top: many(20, 50)}, risk.FewHolders, true, false, scan.Complete},
+		{"pool with 90% is not a whale", &EVMHolderFacts{Complete: true, InsidersRead: true, HolderCount: 100, Top: append([]EVMHolderBalance{hb(pool, 900)}, many(100, 1)...)}, risk.WhaleHolder, false, true, scan.Complete},
+		{"burn address is not a whale", &EVMHolderFacts{Complete: true, InsidersRead: true, HolderCount: 100, Top: append([]EVMHolderBalance{hb("0x000000000000000000000000000000000000dEaD", 900)}, many(100, 1)...)}, risk.WhaleHolder, false, true, scan.Complete},
+		{"wallet with 20% is a whale", &EVMHolderFacts{Complete: true, InsidersRead: true, HolderCount: 100, Top: append([]EVMHolderBalance{hb("0xaaaa", 200), hb(pool, 700)}, many(100, 1)...)}, risk.WhaleHolder, true, false, scan.Complete},
+		{"ten wallets with 6% each are TOP10_CONCENTRATED", &EVMHolderFacts{Complete: true, InsidersRead: true, HolderCount: 100, Top: append(many(10, 60), many(90, 1)...)}, risk.Top10Concentrated, true, false, scan.Complete},
+		{"spread holders are not concentrated", &EVMHolderFacts{Complete: true, InsidersRead: true, HolderCount: 100, Top: append([]EVMHolderBalance{hb(pool, 500)}, many(100, 5)...)}, risk.Top10Concentrated, false, true, scan.Complete},
+		{"20 holders is FEW_HOLDERS", &EVMHolderFacts{Complete: true, InsidersRead: true, HolderCount: 20, Top: many(20, 50)}, risk.FewHolders, true, false, scan.Complete},
 		{"partial rebuild with 20 holders is unknown", &EVMHolderFacts{HolderCount: 20, Top: many(20, 50)}, risk.FewHolders, false, false, scan.Partial},
 		{"no rebuild is unavailable", nil, risk.FewHolders, false, false, scan.Unavailable},
+		{"insider check not run is not healthy", &EVMHolderFacts{Complete: true, HolderCount: 100, Top: append([]EVMHolderBalance{hb(pool, 500)}, many(100, 5)...)}, risk.InsiderSupply, false, false, scan.Complete},
+		{"wallets the creator seeded with 12% are INSIDER_SUPPLY", &EVMHolderFacts{Complete: true, InsidersRead: true, HolderCount: 100, Top: append(seeded(3, 40), many(97, 1)...)}, risk.InsiderSupply, true, false, scan.Complete},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := &EVMFacts{TotalSupply: supply, Holders: tt.h, BurnAddresses: []string{"0x000000000000000000000000000000000000dEaD"},
+			f := &EVMFacts{TotalSupply: supply, Holders: tt.h, BurnAddresses: []string{"0x000000000000000000000000000000000000dEaD"}, Deployer: EVMDeployerFacts{Creator: &creator},
 				Liquidity: EVMLiquidityFacts{Searched: true, Pools: []EVMPool{evmPool(1e6, evmF(100), evmF(0))}}}
 			s, _ := AnalyseEVMHolders(f)
 			evmCheckFlag(t, s, tt.flag, tt.want)

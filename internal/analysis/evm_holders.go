@@ -162,9 +162,12 @@ func AnalyseEVMHolders(f *EVMFacts) (scan.Section, []string) {
 }
 
 // EVMHealthyHolders is the checklist's healthy_holders: true only when the
-// rebuild was complete and raised no holder flag.
+// rebuild was complete, raised no holder flag and the insider check's
+// verdict is established.
 func EVMHealthyHolders(f *EVMFacts, holder scan.Section) bool {
-	return f.Holders != nil && f.Holders.Complete && holder.Status == scan.Complete && len(holder.Flags) == 0
+	ev, _ := holder.Evidence.(EVMHolderEvidence)
+	return f.Holders != nil && f.Holders.Complete && holder.Status == scan.Complete && len(holder.Flags) == 0 &&
+		ev.Insiders != nil && ev.Insiders.Conclusive
 }
 
 // EVMInsiderHolders is how many top holders the insider check examines

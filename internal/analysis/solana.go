@@ -707,7 +707,8 @@ func AnalyseSolanaDeployer(f *SolanaFacts) (scan.Section, []string) {
 //     fully read) and there is somewhere to sell (a pool with quote
 //     reserves or an active bonding curve);
 //   - healthy_holders: top-10 share established and at most 50%, no whale,
-//     and not provably few holders;
+//     not provably few holders, and the insider check conclusive without
+//     INSIDER_SUPPLY;
 //   - ownership_renounced: no mint, freeze or extension authority remains
 //     and the metadata is known and immutable (or absent);
 //   - liquidity_locked: at least 90% of the main pool's LP is burned or
@@ -724,7 +725,8 @@ func SolanaChecklist(f *SolanaFacts) scan.Checklist {
 	if f.Holders != nil && f.Mint.Supply > 0 {
 		hs, _ := AnalyseSolanaHolders(f)
 		ev := hs.Evidence.(SolanaHolderEvidence)
-		c.HealthyHolders = ev.Top10SharePct != nil && hs.Status == scan.Complete
+		c.HealthyHolders = ev.Top10SharePct != nil && hs.Status == scan.Complete &&
+			(f.Trusted != "" || ev.Insiders != nil && ev.Insiders.Conclusive)
 		for _, fl := range hs.Flags {
 			if fl.Code == risk.Top10Concentrated || fl.Code == risk.WhaleHolder || fl.Code == risk.FewHolders || fl.Code == risk.InsiderSupply {
 				c.HealthyHolders = false
@@ -846,13 +848,21 @@ const SolanaInsiderHolders = 10
 // SolanaInsiderCandidates are the holders the insider check examines, by
 // owner, largest first.
 func SolanaInsiderCandidates(f *SolanaFacts) []SolanaHolder {
+	owners := map[string]bool{}
+	if f.Holders != nil {
+		for _, a := range f.Holders.Accounts {
+			if a.Owner != nil {
+				owners[*a.Owner] = true
+			}
+		}
+	}
 	var out []SolanaHolder
 	for _, h := range solanaHolders(f) {
 		if len(out) == SolanaInsiderHolders {
 			break
 		}
-		if h.Label != "" || h.IsContract == nil || h.Amount == 0 {
-			continue // labelled, or its owner unresolved (IsContract is set with the owner)
+		if h.Label != "" || !owners[h.Address] || h.Amount == 0 {
+			continue // labelled, or its owner unresolved
 		}
 		out = append(out, h)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/insider"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 )
@@ -49,6 +50,9 @@ func solanaBaseFacts() *analysis.SolanaFacts {
 		BurnAddresses: []string{"1nc1nerator11111111111111111111111111111111"},
 		Lockers:       map[string]string{"Locker": "Some Locker"},
 		Exchanges:     map[string]string{"Exchange": "Some Exchange"},
+		// The insider check ran and decided nothing: W1 and W2 (9%)
+		// cannot pass the 10% threshold, so its verdict stands.
+		Insiders: &analysis.SolanaInsiderFacts{},
 	}
 }
 
@@ -394,6 +398,13 @@ func TestSolanaChecklist(t *testing.T) {
 			scan.Checklist{NotHoneypot: true, HealthyHolders: true, LiquidityLocked: true}},
 		{"metadata unknown is not renounced", func(f *analysis.SolanaFacts) { f.Metadata, f.MetadataKnown = nil, false },
 			scan.Checklist{NotHoneypot: true, HealthyHolders: true, LiquidityLocked: true, NoMint: true}},
+		{"insider check not run", func(f *analysis.SolanaFacts) { f.Insiders = nil },
+			scan.Checklist{NotHoneypot: true, OwnershipRenounced: true, LiquidityLocked: true, NoMint: true}},
+		{"insiders hold 11%", func(f *analysis.SolanaFacts) {
+			f.Holders.Accounts[2].Amount = 60_000_000
+			f.Creator = &analysis.SolanaCreator{Address: "C"}
+			f.Insiders.Funding = map[string]insider.Funding{"W1": {Chain: []string{"C"}}, "W2": {Chain: []string{"X", "C"}}}
+		}, scan.Checklist{NotHoneypot: true, OwnershipRenounced: true, LiquidityLocked: true, NoMint: true}},
 		{"nowhere to sell", func(f *analysis.SolanaFacts) { f.Liquidity.Pools, f.Holders.Accounts = nil, f.Holders.Accounts[1:] },
 			scan.Checklist{HealthyHolders: true, OwnershipRenounced: true, NoMint: true}},
 		{"holders unknown", func(f *analysis.SolanaFacts) { f.Holders = nil },
