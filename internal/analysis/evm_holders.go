@@ -180,8 +180,11 @@ const EVMInsiderHolders = 10
 // first tokens, from_creator when its first tokens came from the creator.
 func evmInsiders(f *EVMFacts) *insider.Result {
 	h := f.Holders
-	if h == nil || !h.InsidersRead || f.TotalSupply == nil || f.TotalSupply.Sign() <= 0 {
+	switch {
+	case h == nil || !h.InsidersRead || f.TotalSupply == nil:
 		return nil
+	case f.TotalSupply.Sign() <= 0:
+		return insider.Assess(insider.Facts{ThresholdPct: risk.InsiderPct}) // nothing to hold
 	}
 	in := insider.Facts{
 		Launch: h.Launch, PointReason: insider.SameBlock, FundingReason: insider.FromCreator, Hops: 1,

@@ -139,9 +139,10 @@ func AssessSolana(f *SolanaFacts, chain string, now time.Time) *scan.Assessment 
 	warnings = append(warnings, w...)
 
 	// The insider check stands on the holder list: when that is
-	// unchecked, holders already says what is missing.
+	// unchecked, holders already says what is missing; a supply of zero
+	// has no holders to check.
 	unchecked := f.Unchecked
-	if ev, ok := holders.Evidence.(SolanaHolderEvidence); ok && f.Trusted == "" && !slices.Contains(unchecked, risk.CheckHolders) && (ev.Insiders == nil || !ev.Insiders.Conclusive) {
+	if ev, ok := holders.Evidence.(SolanaHolderEvidence); ok && f.Trusted == "" && f.Mint.Supply > 0 && !slices.Contains(unchecked, risk.CheckHolders) && (ev.Insiders == nil || !ev.Insiders.Conclusive) {
 		unchecked = append(slices.Clone(unchecked), risk.CheckInsiders)
 	}
 	a := &scan.Assessment{
