@@ -15,7 +15,11 @@ import (
 // requests (one JSON-RPC batch each) and JSON-RPC calls, with the ten
 // DEXes configured: a scan grows by a request only for a pool kind that
 // needs accounts only round trip 3 names (DAMM v1 vault LP mints, position
-// NFTs), and a pool index replaces the DEX searches.
+// NFTs), and a pool index replaces the DEX searches. The insider check
+// comes after round trip 3: for the pump.fun mint 4 requests and 7 calls
+// (A: the whale's wallet and token account, the curve's and the pool's
+// histories; B: the whale's first transaction; C and D: its funder's
+// history and first transaction), so 3+4 requests and 27+7 calls.
 func TestScanBudget(t *testing.T) {
 	now := func() time.Time { return time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC) }
 	for _, tt := range []struct {
@@ -29,7 +33,7 @@ func TestScanBudget(t *testing.T) {
 			srv := newServer(t)
 			addPumpHolders(t, srv)
 			return srv, solana.Options{}
-		}, pumpMint, 3, 27, 21},
+		}, pumpMint, 3 + 4, 27 + 7, 21},
 		{"mint on a DAMM v1 pool", func(t *testing.T) (*solanatest.Server, solana.Options) {
 			return dammV1Server(t), solana.Options{Now: now}
 		}, msolMint, 4, 27, 21},
