@@ -153,3 +153,25 @@ func TestProbesKeepUntestedCodeMint(t *testing.T) {
 		t.Errorf("OWNER_CAN_MINT evidence %q from %q, want code evidence naming %s", f.Evidence, f.Source, sel)
 	}
 }
+
+// TestRatedIssueIsAMint: a token that sells newly created tokens for
+// ether at a rate the owner sets lets the owner raise the rate and create
+// any amount for dust: a mint read from the code (the setter and the
+// purchase are two calls, which no single probe makes). The same sale at
+// a rate fixed in the code is no power.
+func TestRatedIssueIsAMint(t *testing.T) {
+	_, flags := probePowerToken(t, "RatedIssueToken.bin")
+	f := flagOf(flags, risk.OwnerCanMint)
+	if f == nil {
+		t.Fatal("no OWNER_CAN_MINT flag for an issue at an owner-set rate")
+	}
+	if f.Evidence != risk.EvidenceCode || !strings.Contains(f.Source, SelectorOf("buyTokens()").String()) ||
+		!strings.Contains(f.Source, SelectorOf("changeRate(uint256)").String()) {
+		t.Errorf("mint evidence %q from %q, want code naming the issue and its rate setter", f.Evidence, f.Source)
+	}
+
+	_, flags = probePowerToken(t, "FixedIssueToken.bin")
+	if f := flagOf(flags, risk.OwnerCanMint); f != nil {
+		t.Errorf("an issue at a fixed rate raised %s: %s", f.Code, f.Detail)
+	}
+}

@@ -383,7 +383,9 @@ func probeCoverage(code CodeReport, calls []probeCall) (probed, unprobed int) {
 // codePowers are the mint and seize powers the bytecode's storage writes
 // show behind a caller check (package method), as code evidence, and the
 // sales whose price a guarded setter decides (a two-step seizure: the
-// setter zeroes the price, holders who sell then give their tokens away).
+// setter zeroes the price, holders who sell then give their tokens away)
+// and the issues whose rate one decides (a two-step mint: the setter
+// raises the rate, the caller then buys any amount for dust).
 func codePowers(r CodeReport) []analysis.EVMCapability {
 	var out []analysis.EVMCapability
 	for _, ps := range r.Methods.PricedSales {
@@ -391,6 +393,12 @@ func codePowers(r CodeReport) []analysis.EVMCapability {
 		out = append(out, analysis.EVMCapability{Name: CapSeize, Code: true, TwoStep: true, Selector: sale.String(),
 			Evidence: functionName(sale) + " takes the seller's tokens and pays native coin at the price in storage slot " + ps.Slot.Dec() +
 				", which " + functionName(setter) + " sets after a check of the caller: set to zero, holders who sell give their tokens away"})
+	}
+	for _, pi := range r.Methods.PricedIssues {
+		issue, setter := Selector(pi.Issue), Selector(pi.Setter)
+		out = append(out, analysis.EVMCapability{Name: CapMint, Code: true, TwoStep: true, Selector: issue.String(),
+			Evidence: functionName(issue) + " creates tokens for the native coin sent at the rate in storage slot " + pi.Slot.Dec() +
+				", which " + functionName(setter) + " sets after a check of the caller: raised, the caller creates any amount for dust"})
 	}
 	for _, m := range r.Methods.Methods {
 		sel := Selector(m.Selector)

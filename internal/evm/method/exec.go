@@ -369,7 +369,10 @@ func (pr *program) step(p *path, selWord *uint256.Int, obs observer) (*path, end
 	case opCalldatasize:
 		res = constU64(calldataSize)
 	case opCallvalue:
-		res = constU64(0)
+		// Symbolic: a payable function's path that needs coin is explored
+		// (a non-payable one's check forks off a revert at once).
+		res = derived(op)
+		res.taint |= taintValue
 	case opCaller, opOrigin:
 		res = derived(op)
 		res.taint |= taintCaller

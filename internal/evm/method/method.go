@@ -91,6 +91,20 @@ type Method struct {
 	// check of the caller, with a value an argument decides (a
 	// privileged setter).
 	SetSlots []uint256.Int
+	// IssueSlots: a successful path raises the caller's own balance, with
+	// no balance lowered, by an amount computed from the native coin sent
+	// and these storage slots (a rate): the caller buys newly created
+	// tokens at a stored rate.
+	IssueSlots []uint256.Int
+}
+
+// PricedIssue pairs an issue (a function that creates tokens for the
+// native coin sent, at a stored rate) with a function that sets that rate
+// after a check of the caller: whoever passes the check can raise the
+// rate and then create any amount for dust.
+type PricedIssue struct {
+	Issue, Setter [4]byte
+	Slot          uint256.Int
 }
 
 // PricedSale pairs a sale (a function that takes the caller's tokens and
@@ -112,6 +126,8 @@ type Report struct {
 	SupplySlots  []uint256.Int
 	// PricedSales are the sales whose price a guarded setter decides.
 	PricedSales []PricedSale
+	// PricedIssues are the issues whose rate a guarded setter decides.
+	PricedIssues []PricedIssue
 }
 
 // Lookup returns the method of a selector.
@@ -156,6 +172,7 @@ func Analyse(code []byte, selectors [][4]byte) Report {
 		r.Methods = append(r.Methods, m)
 	}
 	r.PricedSales = pricedSales(r.Methods)
+	r.PricedIssues = pricedIssues(r.Methods)
 	return r
 }
 
@@ -170,6 +187,24 @@ func pricedSales(methods []Method) []PricedSale {
 					continue
 				}
 				out = append(out, PricedSale{Sale: sale.Selector, Setter: set.Selector, Slot: slot})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// pricedIssues pairs each issue's rate slots with the guarded setters
+// that write them (a setter is never the issue itself).
+func pricedIssues(methods []Method) []PricedIssue {
+	var out []PricedIssue
+	for _, issue := range methods {
+		for _, slot := range issue.IssueSlots {
+			for _, set := range methods {
+				if set.Selector == issue.Selector || !set.GuardedSet(slot) {
+					continue
+				}
+				out = append(out, PricedIssue{Issue: issue.Selector, Setter: set.Selector, Slot: slot})
 				break
 			}
 		}
@@ -351,6 +386,7 @@ func (o *methodObserver) end(p *path, how ending) {
 		}
 	}
 	o.sale(p)
+	o.issue(p)
 	for _, w := range p.writes {
 		if w.guarded && w.key.isConst() && w.val.argMask != 0 {
 			o.m.SetSlots = addSlot(o.m.SetSlots, *w.key.c)
@@ -392,6 +428,34 @@ func (o *methodObserver) sale(p *path) {
 	}
 }
 
+// issue records the rate slots of a path that creates tokens for the
+// native coin sent: it raises the caller's own balance by an amount that
+// depends on msg.value and on plain storage slots, and lowers no balance
+// (tokens from a reserve are a sale, not an issue).
+func (o *methodObserver) issue(p *path) {
+	var slots []uint256.Int
+	for _, w := range p.writes {
+		k, slot, ok := w.key.mappingKey()
+		if !ok || !o.balance[*slot] {
+			continue
+		}
+		if w.val.op != opAdd || !w.val.refersTo(w.key, 4) {
+			return // a balance lowered or set: not a plain issue
+		}
+		if !k.onlyCaller() || w.val.taint&taintValue == 0 {
+			continue
+		}
+		for _, s := range w.val.plainLoads(8) {
+			if !o.balance[s] && !o.supply[s] {
+				slots = append(slots, s)
+			}
+		}
+	}
+	for _, s := range slots {
+		o.m.IssueSlots = addSlot(o.m.IssueSlots, s)
+	}
+}
+
 func addSlot(slots []uint256.Int, s uint256.Int) []uint256.Int {
 	for _, x := range slots {
 		if x.Eq(&s) {
@@ -405,6 +469,9 @@ func addSlot(slots []uint256.Int, s uint256.Int) []uint256.Int {
 // lowers a balance, 2 sets a balance to a chosen value, 0 is something
 // else; other is true when an argument (not msg.sender) picks the key.
 func (o *methodObserver) balanceWrite(w write) (int, bool) {
+	if w.val.taint&taintValue != 0 {
+		return 0, false // bought with the coin sent: an issue (see issue), not a power
+	}
 	if w.key.isConst() && o.supply[*w.key.c] {
 		if w.val.op == opAdd && w.val.refersTo(w.key, 4) {
 			return 1, false

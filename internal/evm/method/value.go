@@ -23,6 +23,7 @@ const (
 	taintPlainLoad                   // depends on an SLOAD whose key no argument decides
 	taintLoad                        // depends on any SLOAD
 	taintHash                        // depends on a KECCAK256
+	taintValue                       // depends on CALLVALUE (the native coin sent)
 )
 
 func constant(c *uint256.Int) *value { return &value{c: c, arg: -1, elemOf: -1} }
