@@ -30,8 +30,12 @@ func webPages(cfg *config.Config, plans auth.Plans, engine *scan.Engine, st stor
 	if !ok && rate > 0 {
 		log.Warn("web: no free plan; page scans use no chain", "plan", webPlan)
 	}
+	trusted, err := cfg.TrustedProxies()
+	if err != nil {
+		return nil, err
+	}
 	return web.New(web.Deps{
-		Scanner: engine, Store: st, Limiter: limiter, Rate: rate,
+		Scanner: engine, Store: st, Limiter: limiter, Rate: rate, TrustedProxies: trusted,
 		Chains: plan.AllowedChains(engine.ChainKeys()), Priority: plan.Priority,
 		Logger: log.WithGroup("web"),
 	})

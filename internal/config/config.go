@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -78,6 +79,9 @@ type Config struct {
 	// WebRate is the page scans one IP may run per minute without a key;
 	// -1 means the free plan's rate, 0 turns page scans off.
 	WebRate int
+	// WebTrustedProxies lists the proxies (CIDRs or addresses, comma
+	// separated) whose X-Forwarded-For the web page's per-IP limit believes.
+	WebTrustedProxies string
 	// Server and Key make `scan` ask a running server instead of the chain.
 	Server string
 	Key    string
@@ -201,6 +205,8 @@ var options = []Option{
 		bind: str(func(c *Config) *string { return &c.KeyName })},
 	{Flag: "web-rate", Env: "TOKENRISK_WEB_RATE", Default: "the free plan's rate", Usage: "scans per minute one IP may run from the web page without a key (0 turns page scans off; stored verdicts are still shown)", Commands: []string{CmdServe},
 		bind: integer(func(c *Config) *int { return &c.WebRate }, -1)},
+	{Flag: "web-trusted-proxies", Env: "TOKENRISK_WEB_TRUSTED_PROXIES", Usage: "load balancers or proxies in front of the server (CIDRs or addresses, comma separated): for a connection from one of them, the web page's per-IP limit counts the client named in X-Forwarded-For (the rightmost address that is not a trusted proxy); empty: every visitor is the connection's address", Commands: []string{CmdServe},
+		bind: str(func(c *Config) *string { return &c.WebTrustedProxies })},
 	{Flag: "server", Env: "TOKENRISK_SERVER", Usage: "scan through this tokenrisk server (its base URL) instead of reading the chain here", Commands: []string{CmdScan},
 		bind: str(func(c *Config) *string { return &c.Server })},
 	{Flag: "key", Env: "TOKENRISK_KEY", Usage: "API key for --server (prefer the variable: a flag shows in the process list)", Commands: []string{CmdScan},
@@ -303,6 +309,9 @@ func (c *Config) validate() error {
 		if c.WebRate < -1 {
 			errs = append(errs, errors.New("--web-rate must not be negative"))
 		}
+		if _, err := c.TrustedProxies(); err != nil {
+			errs = append(errs, err)
+		}
 		if c.Redis != "" {
 			if _, err := goredis.ParseURL(c.Redis); err != nil {
 				// The URL may hold a password: it is not repeated.
@@ -371,6 +380,29 @@ func (c *Config) validate() error {
 
 // checkPostgres validates a PostgreSQL DSN (URL or key=value form)
 // without repeating it, since it may hold a password.
+// TrustedProxies parses --web-trusted-proxies: CIDRs, or single addresses
+// (a /32 or /128).
+func (c *Config) TrustedProxies() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(c.WebTrustedProxies, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("--web-trusted-proxies: %q is neither a CIDR nor an IP address", f)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
+}
+
 func checkPostgres(dsn string) []error {
 	const want = "write postgres://user:password@host:port/db or host=… dbname=… user=…"
 	if scheme, _, ok := strings.Cut(dsn, "://"); ok && scheme != "postgres" && scheme != "postgresql" {

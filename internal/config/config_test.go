@@ -95,6 +95,7 @@ func TestLoadRejects(t *testing.T) {
 		{"tolerance of 1", config.CmdServe, []string{"--scan-latency-tolerance", "1"}, nil, "--scan-latency-tolerance"},
 		{"db and postgres", config.CmdServe, []string{"--db", "a.db", "--postgres", "postgres://x"}, nil, "exclusive"},
 		{"manifest without devnet", config.CmdServe, []string{"--devnet-manifest", "m.json"}, nil, "--devnet"},
+		{"bad trusted proxy", config.CmdServe, []string{"--web-trusted-proxies", "10.0.0.0/8, lb.internal"}, nil, "--web-trusted-proxies: \"lb.internal\""},
 		{"bad log level", config.CmdServe, []string{"--log-level", "loud"}, nil, "--log-level"},
 		{"bad log format", config.CmdServe, []string{"--log-format", "xml"}, nil, "--log-format"},
 		{"keys create without plan", config.CmdKeysCreate, nil, nil, "--plan"},

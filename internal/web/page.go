@@ -12,6 +12,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -204,7 +205,7 @@ func (p *Pages) scan(w http.ResponseWriter, r *http.Request, addr chains.Address
 	if _, err := p.d.Scanner.Allowed(addr.Canonical, p.d.Chains); err != nil {
 		return nil, err
 	}
-	d, err := p.d.Limiter.Allow(r.Context(), "web:"+clientIP(r), p.d.Rate, time.Minute)
+	d, err := p.d.Limiter.Allow(r.Context(), "web:"+clientIP(r, p.d.TrustedProxies), p.d.Rate, time.Minute)
 	if err != nil {
 		return nil, fault.Wrap(fmt.Errorf("web rate limit: %w", err), fault.Unavailable, "the rate limiter is unavailable; retry")
 	}
@@ -233,13 +234,46 @@ func (p *Pages) scan(w http.ResponseWriter, r *http.Request, addr chains.Address
 	return b, nil
 }
 
-// clientIP is the connection's remote IP (proxies are not trusted).
-func clientIP(r *http.Request) string {
+// clientIP is the address a page scan is counted against: the
+// connection's, unless it comes from a trusted proxy; then the rightmost
+// X-Forwarded-For entry that is not itself a trusted proxy (entries to its
+// left are the client's own claims and cannot be believed). A malformed
+// entry stops the walk at the last hop that could be believed.
+func clientIP(r *http.Request, trusted []netip.Prefix) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
 	}
-	return host
+	hop, err := netip.ParseAddr(host)
+	if err != nil || !isTrusted(hop, trusted) {
+		return host
+	}
+	var hops []string
+	for _, v := range r.Header.Values("X-Forwarded-For") {
+		hops = append(hops, strings.Split(v, ",")...)
+	}
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break
+		}
+		hop = a.Unmap()
+		if !isTrusted(hop, trusted) {
+			break
+		}
+	}
+	return hop.String()
+}
+
+// isTrusted reports whether a is one of the trusted proxies.
+func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
+	a = a.Unmap()
+	for _, p := range trusted {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Pages) renderError(w http.ResponseWriter, r *http.Request, address string, err error) {

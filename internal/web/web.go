@@ -8,6 +8,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/chains"
@@ -39,6 +40,9 @@ type Deps struct {
 	// Rate is the page scans one IP may run per minute; 0 turns page scans
 	// off (stored verdicts are still shown).
 	Rate int64
+	// TrustedProxies are the proxies whose X-Forwarded-For names the
+	// client for that limit; none: the connection's address is the client.
+	TrustedProxies []netip.Prefix
 	// Chains and Priority are those of the plan page scans run under.
 	Chains   []string
 	Priority scan.Priority
