@@ -92,6 +92,8 @@ func (s *Server) handleCreateWatch(w http.ResponseWriter, r *http.Request, a *Ac
 		return
 	}
 	defer release()
+	saved := s.recorder.expect() // the baseline's row may join a group commit
+	defer saved()
 	rep, err := s.scanner.Scan(r.Context(), scan.ScanRequest{Address: address, Chains: a.Chains, Priority: a.Plan.Priority})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -102,7 +104,9 @@ func (s *Server) handleCreateWatch(w http.ResponseWriter, r *http.Request, a *Ac
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.record(r.Context(), a, rep, b); err != nil {
+	err = s.record(r.Context(), a, rep, b)
+	saved()
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
