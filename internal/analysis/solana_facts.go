@@ -356,6 +356,11 @@ type SolanaLPHolder struct {
 	// itself keeps locked (permanently or vesting).
 	Position          string   `json:"position,omitempty"`
 	PositionLockedPct *float64 `json:"position_locked_pct,omitempty"`
+	// LockedUntil (unix seconds) or LockedUntilSlot is when a position
+	// that names its own lock (DLMM lock_release_point) can be withdrawn;
+	// before then it counts locked.
+	LockedUntil     *int64  `json:"locked_until,omitempty"`
+	LockedUntilSlot *uint64 `json:"locked_until_slot,omitempty"`
 }
 
 // LP holder labels.

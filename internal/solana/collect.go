@@ -45,6 +45,8 @@ type collector struct {
 	// now is the clock (a dynamic vault's locked profit unlocks with
 	// time); nil means time.Now.
 	now func() time.Time
+	// slot is the cluster's slot from round trip 1 (nil when unknown).
+	slot *uint64
 	// index, when set, names the mint's pools instead of discovery.
 	index PoolIndex
 	// indexed are the pools the index named (valid when indexErr is nil).
@@ -184,6 +186,9 @@ func (c *collector) roundTrip1(ctx context.Context) error {
 	if epoch.Err == nil {
 		e := epoch.Result.(*epochInfo).Epoch
 		c.facts.CurrentEpoch = &e
+		if s := epoch.Result.(*epochInfo).AbsoluteSlot; s > 0 {
+			c.slot = &s
+		}
 	} else {
 		c.facts.Warnings.Contract = append(c.facts.Warnings.Contract, "contract: cluster epoch unknown; the transfer fee in force is not established")
 	}

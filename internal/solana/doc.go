@@ -24,14 +24,17 @@
 // pool was found. LaunchLab curves bring their global config (curve
 // type) into round trip 3 at no extra call.
 //
-// The position accounts of Raydium CLMM, Orca Whirlpool and DAMM v2 pools
-// are listed in
+// The position accounts of Raydium CLMM, Orca Whirlpool, Meteora DLMM and
+// DAMM v2 pools are listed in
 // round trip 3 (up to 3 pools); the NFTs of the 10 largest unlocked
 // positions are resolved in the same follow-up request (their mints, and
 // their token accounts under Token-2022, and SPL Token for CLMM and
 // Whirlpool), so that a position counts burned, locked, unlocked or
 // unknown by who can withdraw it. A concentrated position weighs its token amounts in its tick range
-// at the pool's price, against the pool's vaults less the fees it owes.
+// at the pool's price, against the pool's vaults less the fees it owes; a
+// DLMM position its share of the bins it spans (their bin arrays read in
+// the follow-up request), its owner named in the account and its lock
+// release point compared with the slot of round trip 1 (or the clock).
 //
 // With Options.PoolIndex (TOKENRISK_SOLANA_POOL_INDEX) the operator's index
 // is asked beside round trip 1 and the pools it names are read with

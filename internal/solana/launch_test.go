@@ -379,15 +379,17 @@ func TestAssessLaunchLabCurve(t *testing.T) {
 // position decoders: an error or a state with
 // sane prices, never a panic.
 func FuzzDecodeMeteoraLaunchPools(f *testing.F) {
-	for _, s := range []struct{ dir, key string }{{dammV1Dir, dammV1Pool}, {dammV1Dir, dammV1VaultSOL}, {dammV1Dir, dammV1VaultMSOL}, {launchLabDir, launchLabPool}, {"damm_v2", "5bYLydDXt1K5zroychcbrVbhGRUpheXdq5w41uccazPB"}, {"clmm", "4GkPbQ8V5ti1Y5jTzwACbSbVZQAhY7VJc5oi43Z7U4U3"}, {"whirlpool", "8DWSUfcDBokqkt4327zg2QtX3zixp8DGbVzrVqGPeoqG"}} {
+	for _, s := range []struct{ dir, key string }{{dammV1Dir, dammV1Pool}, {dammV1Dir, dammV1VaultSOL}, {dammV1Dir, dammV1VaultMSOL}, {launchLabDir, launchLabPool}, {"damm_v2", "5bYLydDXt1K5zroychcbrVbhGRUpheXdq5w41uccazPB"}, {"clmm", "4GkPbQ8V5ti1Y5jTzwACbSbVZQAhY7VJc5oi43Z7U4U3"}, {"whirlpool", "8DWSUfcDBokqkt4327zg2QtX3zixp8DGbVzrVqGPeoqG"}, {"dlmm", dlmmBinArray0}} {
 		data, _ := fixtureAt(f, s.dir, s.key)
 		f.Add(data, int64(1719240000))
-		for _, n := range []int{0, 8, 17, 215, 216, 280, 281, 407, 408, 428, 429, 874, 875, 917, 1226, 1227} {
+		for _, n := range []int{0, 8, 17, 215, 216, 280, 281, 10135, 10136, 407, 408, 428, 429, 874, 875, 917, 1226, 1227} {
 			if n <= len(data) {
 				f.Add(data[:n], int64(n))
 			}
 		}
 	}
+	// A SYNTHETIC DLMM position (no real one was found).
+	f.Add(dlmmPosition("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU", -1, []*big.Int{big.NewInt(1), big.NewInt(0), big.NewInt(2)}, 5), int64(0))
 	f.Fuzz(func(t *testing.T, data []byte, now int64) {
 		if p, err := solana.DecodeMeteoraDAMMv1(data); err == nil {
 			if p.DynamicVaults == nil || p.LPMint == nil {
@@ -419,6 +421,23 @@ func FuzzDecodeMeteoraLaunchPools(f *testing.F) {
 		}
 		if p, err := solana.DecodeWhirlpoolPosition(data); err == nil && (p.TickLower >= p.TickUpper || len(data) != 216) {
 			t.Fatalf("whirlpool position %+v", p)
+		}
+		if p, err := solana.DecodeDLMMPosition(data); err == nil {
+			if p.Owner == nil || len(p.Bins) > 70 {
+				t.Fatalf("dlmm position %+v", p)
+			}
+			for _, b := range p.Bins {
+				if b.ID < p.TickLower || b.ID > p.TickUpper || b.Share.Sign() <= 0 {
+					t.Fatalf("dlmm bin %+v outside %d..%d", b, p.TickLower, p.TickUpper)
+				}
+			}
+		}
+		if a, err := solana.DecodeDLMMBinArray(data); err == nil {
+			for _, b := range a.Bins {
+				if b.Supply == nil || b.Supply.Sign() < 0 {
+					t.Fatalf("bin %+v", b)
+				}
+			}
 		}
 		if ct, err := solana.DecodeLaunchLabConfigCurve(data); err == nil && ct != data[16] {
 			t.Fatalf("curve type %d", ct)

@@ -55,7 +55,8 @@ var poolKinds = map[string]poolKind{
 	"pumpswap": {name: "pumpswap", disc: discPumpSwapPool[:], mintOffsets: []int{43, 75}, decode: DecodePumpSwapPool},
 	"raydium_clmm": {name: "raydium_clmm", size: raydiumCLMMSize, mintOffsets: []int{73, 105}, decode: DecodeRaydiumCLMM,
 		positions: &positionKind{size: raydiumCLMMPositionSize, disc: discPersonalPosition, poolOffset: 41, decode: DecodeRaydiumCLMMPosition}},
-	"meteora_dlmm": {name: "meteora_dlmm", size: meteoraDLMMSize, mintOffsets: []int{88, 120}, decode: DecodeMeteoraDLMM},
+	"meteora_dlmm": {name: "meteora_dlmm", size: meteoraDLMMSize, mintOffsets: []int{88, 120}, decode: DecodeMeteoraDLMM,
+		positions: &positionKind{size: dlmmPositionSize, disc: discPositionV2, poolOffset: 8, decode: DecodeDLMMPosition}},
 	"meteora_damm_v2": {name: "meteora_damm_v2", size: meteoraDAMMv2Size, mintOffsets: []int{168, 200}, decode: DecodeMeteoraDAMMv2,
 		positions: &positionKind{size: dammV2PositionSize, disc: discPosition, poolOffset: 8, decode: DecodeDAMMv2Position}},
 	// A dynamic bonding curve launches its base token: one position.
@@ -143,6 +144,12 @@ type PoolState struct {
 	Stable *StablePeg
 	// Launch is a LaunchLab curve, priced once its config is read.
 	Launch *LaunchCurve
+	// PointIsTime is set when the pool's activation and lock points are
+	// unix times rather than slots (DLMM activation_type 1).
+	PointIsTime bool
+	// ActiveBin and BinStep are a DLMM pair's (its bins' prices).
+	ActiveBin int32
+	BinStep   uint16
 }
 
 func checkDisc(data []byte, want [8]byte, what string) error {
@@ -336,6 +343,8 @@ func DecodeMeteoraDLMM(data []byte) (*PoolState, error) {
 	if price := math.Pow(1+float64(binStep)/10_000, float64(activeID)); price > 0 && !math.IsInf(price, 0) {
 		p.RawPrice = &price
 	}
+	p.PointIsTime = data[86] == 1
+	p.ActiveBin, p.BinStep = activeID, binStep
 	return p, nil
 }
 
@@ -896,6 +905,121 @@ type Position struct {
 	// AnyTokenProgram is set when the NFT may be an SPL Token or a
 	// Token-2022 mint (Raydium CLMM minted both over time).
 	AnyTokenProgram bool
+	// Owner is set where the position names who can withdraw it instead
+	// of an NFT (Meteora DLMM); NFTMint is then zero.
+	Owner *PublicKey
+	// Bins are a DLMM position's liquidity shares per bin.
+	Bins []BinShare
+	// LockRelease is the point (a slot or a unix time, as the pair's
+	// activation type says) before which the position cannot be
+	// withdrawn; 0 when not locked.
+	LockRelease uint64
+}
+
+// BinShare is a DLMM position's liquidity share of one bin.
+type BinShare struct {
+	ID    int32
+	Share *big.Int
+}
+
+// Meteora DLMM positions and bin arrays.
+const (
+	dlmmPositionSize = 8120
+	dlmmBinsPerArray = 70
+	dlmmBinSize      = 144
+	dlmmBinArrayMin  = 56 + dlmmBinsPerArray*dlmmBinSize
+)
+
+var (
+	discPositionV2 = anchorDiscriminator("PositionV2")
+	discBinArray   = anchorDiscriminator("BinArray")
+)
+
+// DecodeDLMMPosition decodes a Meteora DLMM PositionV2: lb_pair at 8,
+// owner at 40, liquidity_shares (70 u128) at 72 for bins lower_bin_id
+// (i32, 7912) to upper_bin_id (7916), lock_release_point (u64) at 7992;
+// 8120 bytes. Unlocked is the sum of its shares (for ordering only).
+func DecodeDLMMPosition(data []byte) (*Position, error) {
+	if len(data) != dlmmPositionSize {
+		return nil, fmt.Errorf("solana: meteora dlmm position: %d bytes, want %d", len(data), dlmmPositionSize)
+	}
+	if err := checkDisc(data, discPositionV2, "meteora dlmm position"); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	lo, hi := int32(le.Uint32(data[7912:])), int32(le.Uint32(data[7916:]))
+	if hi < lo || int64(hi)-int64(lo) >= dlmmBinsPerArray {
+		return nil, fmt.Errorf("solana: meteora dlmm position: bins %d..%d", lo, hi)
+	}
+	owner := PublicKey(data[40:72])
+	p := &Position{
+		Pool:        PublicKey(data[8:40]),
+		Owner:       &owner,
+		Unlocked:    new(big.Int),
+		Locked:      new(big.Int),
+		TickLower:   lo,
+		TickUpper:   hi,
+		LockRelease: le.Uint64(data[7992:]),
+	}
+	for i := int32(0); i <= hi-lo; i++ {
+		sh := u128(data[72+16*i : 88+16*i])
+		if sh.Sign() > 0 {
+			p.Bins = append(p.Bins, BinShare{ID: lo + i, Share: sh})
+			p.Unlocked.Add(p.Unlocked, sh)
+		}
+	}
+	return p, nil
+}
+
+// DLMMBin is one bin of a bin array: the amounts it holds and the
+// liquidity shares outstanding.
+type DLMMBin struct {
+	X, Y   uint64
+	Supply *big.Int
+}
+
+// DLMMBinArray is a DLMM bin array: bins index*70 .. index*70+69.
+type DLMMBinArray struct {
+	Index int64
+	Pair  PublicKey
+	Bins  [dlmmBinsPerArray]DLMMBin
+}
+
+// DecodeDLMMBinArray decodes a Meteora DLMM BinArray: index (i64) at 8,
+// version, lb_pair at 24, 70 bins of 144 bytes from 56 (amount_x,
+// amount_y u64, price u128, liquidity_supply u128, …).
+func DecodeDLMMBinArray(data []byte) (*DLMMBinArray, error) {
+	if len(data) < dlmmBinArrayMin {
+		return nil, fmt.Errorf("solana: meteora dlmm bin array: %d bytes, want at least %d", len(data), dlmmBinArrayMin)
+	}
+	if err := checkDisc(data, discBinArray, "meteora dlmm bin array"); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	a := &DLMMBinArray{Index: int64(le.Uint64(data[8:])), Pair: PublicKey(data[24:56])}
+	for i := range dlmmBinsPerArray {
+		o := 56 + i*dlmmBinSize
+		a.Bins[i] = DLMMBin{X: le.Uint64(data[o:]), Y: le.Uint64(data[o+8:]), Supply: u128(data[o+32 : o+48])}
+	}
+	return a, nil
+}
+
+// DLMMBinArrayIndex is the index of the bin array holding bin id.
+func DLMMBinArrayIndex(id int32) int64 {
+	q := int64(id) / dlmmBinsPerArray
+	if int64(id)%dlmmBinsPerArray < 0 {
+		q--
+	}
+	return q
+}
+
+// DLMMBinArrayPDA is the bin array account of a pair:
+// PDA ["bin_array", pair, index (i64 LE)] of the DLMM program.
+func DLMMBinArrayPDA(program, pair PublicKey, index int64) (PublicKey, error) {
+	var ix [8]byte
+	binary.LittleEndian.PutUint64(ix[:], uint64(index))
+	k, _, err := FindProgramAddress([][]byte{[]byte("bin_array"), pair[:], ix[:]}, program)
+	return k, err
 }
 
 // whirlpoolPositionSize is an Orca Whirlpool Position.

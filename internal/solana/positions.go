@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 )
@@ -81,6 +82,9 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, ge
 	type poolPositions struct {
 		pool      foundPool
 		positions []*resolvedPosition
+		// bin arrays of a DLMM pair's positions, by index.
+		binIndex map[int64]int
+		readBins func(error) ([]*Account, error)
 	}
 	var pools []*poolPositions
 	var all []*resolvedPosition
@@ -120,12 +124,16 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, ge
 			all = slices.DeleteFunc(all, func(r *resolvedPosition) bool { return slices.Contains(pp.positions, r) })
 			continue
 		}
+		c.prepareBinArrays(pp.pool, pp.positions, &pp.binIndex, &pp.readBins, fu)
 		pools = append(pools, pp)
 	}
 	// The largest withdrawable positions are the ones worth resolving.
 	sort.SliceStable(all, func(i, j int) bool { return all[i].pos.Unlocked.Cmp(all[j].pos.Unlocked) > 0 })
 	var mints []PublicKey
 	for _, rp := range all {
+		if rp.pos.Owner != nil {
+			continue // the position names its owner: no NFT
+		}
 		if len(mints) == maxPositionNFTs || rp.pos.Unlocked.Sign() == 0 {
 			break
 		}
@@ -154,7 +162,15 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, ge
 			accs, mintErr = readMints(batchErr)
 		}
 		for _, pp := range pools {
-			out[pp.pool.address] = c.splitPositions(pp.pool, pp.positions, get, accs, mintErr)
+			var arrays map[int64]*DLMMBinArray
+			if pp.readBins != nil {
+				var err error
+				if arrays, err = readBinArrays(pp.pool.address, pp.binIndex, pp.readBins, batchErr); err != nil {
+					out[pp.pool.address] = &positionShares{err: err}
+					continue
+				}
+			}
+			out[pp.pool.address] = c.splitPositions(pp.pool, pp.positions, get, arrays, accs, mintErr)
 		}
 		return out
 	}
@@ -165,8 +181,8 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, ge
 // the same range (DAMM v2), else its token amounts at the pool's price,
 // valued in raw units of B, against the pool's vaults less what it owes
 // (concentrated pools).
-func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, get func(PublicKey) (*Account, bool), mints []*Account, mintErr error) *positionShares {
-	total, weigh, err := positionWeights(p.state, get)
+func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, get func(PublicKey) (*Account, bool), arrays map[int64]*DLMMBinArray, mints []*Account, mintErr error) *positionShares {
+	total, weigh, err := positionWeights(p.state, get, arrays)
 	if err != nil {
 		return &positionShares{err: err}
 	}
@@ -202,9 +218,35 @@ func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, g
 	sh.unknown = pct(rest)
 	sort.SliceStable(ws, func(i, j int) bool { return ws[i].unlocked+ws[i].locked > ws[j].unlocked+ws[j].locked })
 	for _, w := range ws {
+		if math.IsNaN(w.unlocked) {
+			return &positionShares{err: fmt.Errorf("position %s spans bins whose arrays were not read", w.rp.address)}
+		}
 		sh.locked += pct(w.locked)
 		free := pct(w.unlocked)
-		label, owner, tokenAccount := c.nftHolder(w.rp, mints, mintErr)
+		var label, owner, tokenAccount string
+		if o := w.rp.pos.Owner; o != nil {
+			label, owner = c.classifyOwner(*o), o.String()
+		} else {
+			label, owner, tokenAccount = c.nftHolder(w.rp, mints, mintErr)
+		}
+		var until *int64
+		var untilSlot *uint64
+		if rel := w.rp.pos.LockRelease; rel > 0 {
+			locked, known := c.lockedUntil(rel, p.state.PointIsTime)
+			switch {
+			case !known:
+				label = "" // whether it is still locked is not established
+			case locked:
+				sh.locked += free
+				free = 0
+			}
+			if v := rel; p.state.PointIsTime && v <= math.MaxInt64 {
+				t := int64(v)
+				until = &t
+			} else if !p.state.PointIsTime {
+				untilSlot = &v
+			}
+		}
 		switch label {
 		case analysis.SolanaLPBurn:
 			sh.burned += free
@@ -220,6 +262,7 @@ func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, g
 			sh.holders = append(sh.holders, analysis.SolanaLPHolder{
 				TokenAccount: tokenAccount, Owner: owner, SharePct: math.Round(pct(w.unlocked+w.locked)*100) / 100, Label: label,
 				Position: w.rp.address.String(), PositionLockedPct: &lockedPct,
+				LockedUntil: until, LockedUntilSlot: untilSlot,
 			})
 		}
 	}
@@ -227,20 +270,29 @@ func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, g
 }
 
 // positionWeights returns a pool's total and how much of it a position
-// holds (unlocked, locked), in the same unit.
-func positionWeights(st *PoolState, get func(PublicKey) (*Account, bool)) (float64, func(*Position) (float64, float64), error) {
+// holds (unlocked, locked), in the same unit: liquidity for DAMM v2,
+// value in raw units of B at the pool's price otherwise (a position
+// whose bins were not read weighs NaN).
+func positionWeights(st *PoolState, get func(PublicKey) (*Account, bool), arrays map[int64]*DLMMBinArray) (float64, func(*Position) (float64, float64), error) {
 	f := func(v *big.Int) float64 {
 		x, _ := new(big.Float).SetInt(v).Float64()
 		return x
 	}
-	if st.Liquidity == nil || st.Liquidity.Sign() == 0 {
-		return 0, nil, fmt.Errorf("the pool records no liquidity")
-	}
 	if st.PermanentLock != nil {
 		// DAMM v2: one range for every position.
+		if st.Liquidity == nil || st.Liquidity.Sign() == 0 {
+			return 0, nil, fmt.Errorf("the pool records no liquidity")
+		}
 		return f(st.Liquidity), func(p *Position) (float64, float64) { return f(p.Unlocked), f(p.Locked) }, nil
 	}
-	if st.SqrtPriceX64 == nil || st.SqrtPriceX64.Sign() == 0 {
+	var sp, price float64
+	switch {
+	case st.SqrtPriceX64 != nil && st.SqrtPriceX64.Sign() > 0:
+		sp, _ = new(big.Float).Quo(new(big.Float).SetInt(st.SqrtPriceX64), new(big.Float).SetMantExp(big.NewFloat(1), 64)).Float64()
+		price = sp * sp
+	case st.RawPrice != nil:
+		price = *st.RawPrice
+	default:
 		return 0, nil, fmt.Errorf("the pool has no price")
 	}
 	va, oka := get(st.VaultA)
@@ -253,11 +305,28 @@ func positionWeights(st *PoolState, get func(PublicKey) (*Account, bool)) (float
 	if errA != nil || errB != nil {
 		return 0, nil, fmt.Errorf("the pool's vaults are malformed")
 	}
-	sp, _ := new(big.Float).Quo(new(big.Float).SetInt(st.SqrtPriceX64), new(big.Float).SetMantExp(big.NewFloat(1), 64)).Float64()
-	price := sp * sp
 	total := float64(satSub(ta.Amount, st.OwedA))*price + float64(satSub(tb.Amount, st.OwedB))
 	if total <= 0 || math.IsInf(total, 0) || math.IsNaN(total) {
 		return 0, nil, fmt.Errorf("the pool's vaults hold nothing")
+	}
+	if arrays != nil {
+		// DLMM: a share of each bin's amounts.
+		return total, func(p *Position) (float64, float64) {
+			var v float64
+			for _, b := range p.Bins {
+				a := arrays[DLMMBinArrayIndex(b.ID)]
+				if a == nil {
+					return math.NaN(), 0
+				}
+				bin := a.Bins[int64(b.ID)-a.Index*dlmmBinsPerArray]
+				if bin.Supply.Sign() == 0 {
+					continue
+				}
+				frac, _ := new(big.Rat).SetFrac(b.Share, bin.Supply).Float64()
+				v += min(frac, 1) * (float64(bin.X)*price + float64(bin.Y))
+			}
+			return v, 0
+		}, nil
 	}
 	return total, func(p *Position) (float64, float64) {
 		a0, a1 := positionAmounts(f(p.Unlocked), sp, p.TickLower, p.TickUpper)
@@ -279,6 +348,87 @@ func positionAmounts(l, sp float64, lower, upper int32) (float64, float64) {
 		return 0, l * (sb - sa)
 	default:
 		return l * (sb - sp) / (sp * sb), l * (sp - sa)
+	}
+}
+
+// prepareBinArrays adds to the follow-up request the bin arrays a DLMM
+// pair's positions span (at most maxBinArrays).
+func (c *collector) prepareBinArrays(p foundPool, positions []*resolvedPosition, index *map[int64]int, read *func(error) ([]*Account, error), fu *followUp) {
+	var keys []PublicKey
+	idx := map[int64]int{}
+	for _, rp := range positions {
+		for _, b := range rp.pos.Bins {
+			i := DLMMBinArrayIndex(b.ID)
+			if _, ok := idx[i]; ok || len(keys) == maxBinArrays {
+				continue
+			}
+			k, err := DLMMBinArrayPDA(p.program, p.address, i)
+			if err != nil {
+				continue
+			}
+			idx[i] = len(keys)
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	*index, *read = idx, fu.accounts(keys)
+}
+
+// maxBinArrays bounds the DLMM bin arrays one scan reads.
+const maxBinArrays = 20
+
+// readBinArrays decodes the bin arrays read for a pair.
+func readBinArrays(pair PublicKey, index map[int64]int, read func(error) ([]*Account, error), batchErr error) (map[int64]*DLMMBinArray, error) {
+	accs, err := read(batchErr)
+	if err != nil {
+		return nil, fmt.Errorf("bin arrays could not be read: %s", describe(err))
+	}
+	out := map[int64]*DLMMBinArray{}
+	for i, at := range index {
+		acc := accs[at]
+		if acc == nil {
+			continue // a position spanning it weighs NaN
+		}
+		a, err := DecodeDLMMBinArray(acc.Data)
+		if err != nil || a.Index != i || a.Pair != pair {
+			return nil, fmt.Errorf("bin array %d is malformed or not the pair's", i)
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+// lockedUntil reports whether a lock release point is still ahead, and
+// whether that is known (a slot point needs the cluster's slot).
+func (c *collector) lockedUntil(release uint64, isTime bool) (locked, known bool) {
+	if isTime {
+		now := time.Now
+		if c.now != nil {
+			now = c.now
+		}
+		t := now().Unix()
+		return t < 0 || release > uint64(t), true
+	}
+	if c.slot == nil {
+		return false, false
+	}
+	return release > *c.slot, true
+}
+
+// classifyOwner labels an address that can withdraw liquidity.
+func (c *collector) classifyOwner(owner PublicKey) string {
+	o := owner.String()
+	switch {
+	case slices.Contains(c.cfg.burns, o):
+		return analysis.SolanaLPBurn
+	case c.facts.Lockers[o] != "":
+		return analysis.SolanaLPLocker
+	case IsOnCurve(owner):
+		return analysis.SolanaLPWallet
+	default:
+		return analysis.SolanaLPProgram
 	}
 }
 
@@ -327,15 +477,5 @@ func (c *collector) nftHolder(rp *resolvedPosition, mints []*Account, mintErr er
 	if holder == nil {
 		return "", "", ""
 	}
-	o := holder.owner.String()
-	switch {
-	case slices.Contains(c.cfg.burns, o):
-		return analysis.SolanaLPBurn, o, holder.address.String()
-	case c.facts.Lockers[o] != "":
-		return analysis.SolanaLPLocker, o, holder.address.String()
-	case IsOnCurve(holder.owner):
-		return analysis.SolanaLPWallet, o, holder.address.String()
-	default:
-		return analysis.SolanaLPProgram, o, holder.address.String()
-	}
+	return c.classifyOwner(holder.owner), holder.owner.String(), holder.address.String()
 }

@@ -468,7 +468,8 @@ type transactionResult struct {
 }
 
 type epochInfo struct {
-	Epoch uint64 `json:"epoch"`
+	Epoch        uint64 `json:"epoch"`
+	AbsoluteSlot uint64 `json:"absoluteSlot"`
 }
 
 type balanceResult struct {
