@@ -26,6 +26,10 @@ type insiderQuery struct {
 	elems []rpc.BatchElem
 	logs  []types.Log
 	from  uint64
+	// bounded is set when the query starts at an operator's window
+	// (HolderBudget.MaxBlocks) rather than the token's creation: a
+	// receipt it finds is then only an upper bound of the first one.
+	bounded bool
 	// answered is set once the node answered the call.
 	answered bool
 }
@@ -52,9 +56,12 @@ func newInsiderQuery(token common.Address, hs *HolderScan, pools []Pool, latest 
 		}
 		to = append(to, common.BytesToHash(p.Address.Bytes()))
 	}
-	q := &insiderQuery{}
+	// From the token's creation when the rebuild located it, else from
+	// its own start: the first block, or the operator's window, which
+	// the query respects (its receipts are then bounds only).
+	q := &insiderQuery{from: hs.FromBlock, bounded: hs.FromBlock > 0}
 	if hs.Created != nil {
-		q.from = *hs.Created
+		q.from, q.bounded = *hs.Created, false
 	}
 	q.elems = []rpc.BatchElem{{Method: "eth_getLogs", Args: []any{logFilter{
 		FromBlock: hexutil.Uint64(q.from), ToBlock: hexutil.Uint64(latest),
@@ -102,9 +109,16 @@ func insiderFacts(hf *analysis.EVMHolderFacts, hs *HolderScan, q *insiderQuery, 
 		return
 	}
 	hf.InsidersRead = true
+	bounded := q != nil && q.bounded && !hs.Complete
+	at := func(b uint64) insider.Span {
+		if bounded {
+			return insider.Span{Lo: 0, Hi: b} // an earlier receipt may lie before the window
+		}
+		return insider.At(b)
+	}
 	for _, p := range pools {
 		if seen, ok := first[p.Address]; ok {
-			hf.Launch = append(hf.Launch, insider.At(seen.Block))
+			hf.Launch = append(hf.Launch, at(seen.Block))
 		}
 	}
 	mintBlock, minted := uint64(0), false
@@ -117,8 +131,11 @@ func insiderFacts(hf *analysis.EVMHolderFacts, hs *HolderScan, q *insiderQuery, 
 		if !ok {
 			continue
 		}
-		at := insider.At(seen.Block)
-		hb.First = &at
+		span := at(seen.Block)
+		hb.First = &span
+		if bounded {
+			continue // the sender of the first receipt is unknown
+		}
 		from := ""
 		switch {
 		case seen.From != (common.Address{}):

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -101,7 +102,7 @@ func v2Out(in, rIn, rOut *big.Int) *big.Int {
 // third wallet; later an outsider buys. It returns the token and the
 // wallets: seeded (from_creator + same_block), sniper (same_block),
 // later (from_creator), outsider (neither).
-func insiderLaunch(t *testing.T, dn *devnet.Devnet) (token, seeded, sniper, later, outsider common.Address) {
+func insiderLaunch(t *testing.T, dn *devnet.Devnet) (token, seeded, sniper, later, outsider common.Address, launch uint64) {
 	t.Helper()
 	m := dn.Manifest()
 	deployer := common.HexToAddress(m.Deployer)
@@ -142,7 +143,7 @@ func insiderLaunch(t *testing.T, dn *devnet.Devnet) (token, seeded, sniper, late
 	got := v2Out(ether(1), rW, rT)
 	b.send(&weth, nil, calldata("transfer(address,uint256)", pool.Bytes(), ether(1).Bytes()))
 	swap(b, got, sniper)
-	b.commit()
+	launch = b.commit()
 	rT, rW = new(big.Int).Sub(rT, got), new(big.Int).Add(rW, ether(1))
 
 	// A block later: the creator seeds another wallet.
@@ -153,7 +154,11 @@ func insiderLaunch(t *testing.T, dn *devnet.Devnet) (token, seeded, sniper, late
 	b.send(&weth, nil, calldata("transfer(address,uint256)", pool.Bytes(), ether(1).Bytes()))
 	swap(b, got, outsider)
 	b.commit()
-	return token, seeded, sniper, later, outsider
+	// And an empty block, a minute on.
+	if err := dn.AdjustTime(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	return token, seeded, sniper, later, outsider, launch
 }
 
 // TestAdapterInsiders scans a bundled launch: the wallets seeded by the
@@ -164,30 +169,25 @@ func insiderLaunch(t *testing.T, dn *devnet.Devnet) (token, seeded, sniper, late
 // only a window (one eth_getLogs folded into an existing batch).
 func TestAdapterInsiders(t *testing.T) {
 	dn := startAdapterNet(t)
-	token, seeded, sniper, later, outsider := insiderLaunch(t, dn)
+	token, seeded, sniper, later, outsider, _ := insiderLaunch(t, dn)
 	full := map[common.Address][]insider.Reason{
 		seeded: {insider.SameBlock, insider.FromCreator},
 		sniper: {insider.SameBlock},
 		later:  {insider.FromCreator},
 	}
 	for _, tt := range []struct {
-		name      string
-		budget    HolderBudget
-		wantCalls int
-		want      map[common.Address][]insider.Reason
-		undecided []common.Address
-		minShare  float64
+		name        string
+		budget      HolderBudget
+		maxLogRange uint64
+		wantCalls   int
+		want        map[common.Address][]insider.Reason
+		undecided   []common.Address
+		minShare    float64
 	}{
-		{"whole history", HolderBudget{}, 0, full, nil, 13},
-		// The window starts after the deployment: the first mint is not
-		// read, so the creator is unknown and from_creator undecided; the
-		// folded query still finds the first receipts.
-		{"rebuild window only", HolderBudget{MaxBlocks: 3}, 1, map[common.Address][]insider.Reason{
-			seeded: {insider.SameBlock}, sniper: {insider.SameBlock},
-		}, []common.Address{later, outsider}, 10.2},
+		{"whole history", HolderBudget{}, 0, 0, full, nil, 13},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := newRPCProxy(t, dn.RPCURL(), 0, 0)
+			p := newRPCProxy(t, dn.RPCURL(), 0, tt.maxLogRange)
 			ch := dn.Chain()
 			ch.RPC = []string{p.URL()}
 			ad := NewAdapter(devnetRegistry(t, ch), Options{Holders: tt.budget})
@@ -247,5 +247,97 @@ func TestAdapterInsiders(t *testing.T) {
 				t.Errorf("cost = %+v, want %d call(s) and no request or round trip of its own", ins.Cost, tt.wantCalls)
 			}
 		})
+	}
+}
+
+// TestAdapterInsidersWindow: with the operator's holder window (MaxBlocks)
+// the history before it is not read, so first receipts are bounds only:
+// nothing is guessed, the holders are undecided, no INSIDER_SUPPLY, and
+// the check is unchecked since they hold more than the threshold.
+func TestAdapterInsidersWindow(t *testing.T) {
+	dn := startAdapterNet(t)
+	token, seeded, sniper, _, _, launch := insiderLaunch(t, dn)
+	latest, err := dn.Backend().Client().BlockNumber(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The window starts at the launch block: the deployment is not read.
+	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{Holders: HolderBudget{MaxBlocks: latest - launch + 1}})
+	r, err := assess(t, ad, token.Hex())
+	if err != nil {
+		t.Fatalf("Assess: %v", err)
+	}
+	hev, _ := r.HolderAnalysis.Evidence.(analysis.EVMHolderEvidence)
+	ins := hev.Insiders
+	if ins == nil {
+		t.Fatalf("insiders = null; warnings %q", r.Warnings)
+	}
+	var undecided []string
+	for _, u := range ins.Undecided {
+		undecided = append(undecided, strings.ToLower(u.Address))
+	}
+	for _, a := range []common.Address{seeded, sniper} {
+		if !slices.Contains(undecided, strings.ToLower(a.Hex())) {
+			t.Errorf("%s not undecided (undecided %v, insiders %+v)", a.Hex(), undecided, ins.Insiders)
+		}
+	}
+	if len(ins.Insiders) != 0 || ins.Conclusive || r.HasFlag(risk.InsiderSupply) || !slices.Contains(r.Unchecked, risk.CheckInsiders) {
+		t.Errorf("insiders %+v conclusive %v flags %v unchecked %v; want all undecided and insiders unchecked", ins.Insiders, ins.Conclusive, r.RiskFlags, r.Unchecked)
+	}
+	if ins.Cost != (insider.Cost{Calls: 1}) {
+		t.Errorf("cost = %+v, want one folded call", ins.Cost)
+	}
+}
+
+// TestInsiderQueryMatchesTheRebuild: when the rebuild stopped partway
+// after locating the token's creation (a provider refusing its pages),
+// the folded query establishes each top holder's first receipt and its
+// sender exactly as a complete rebuild does.
+func TestInsiderQueryMatchesTheRebuild(t *testing.T) {
+	dn := startAdapterNet(t)
+	token, _, _, _, _, _ := insiderLaunch(t, dn)
+	ctx := t.Context()
+	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
+	latest, err := dn.Backend().Client().BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := RebuildHolders(ctx, c, token, latest, HolderBudget{})
+	if err != nil || !full.Complete {
+		t.Fatalf("rebuild: %v (complete %v)", err, full != nil && full.Complete)
+	}
+	created, err := LocateCreation(ctx, c, token, latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The partial rebuild: its balances, none of its first receipts.
+	partial := &HolderScan{Balances: full.Balances, FirstIn: map[common.Address]Seen{}, FromBlock: created, Created: &created,
+		FirstMintTo: full.FirstMintTo, firstMintBlock: full.firstMintBlock}
+	q := newInsiderQuery(token, partial, nil, latest)
+	if q == nil || q.bounded || q.from != created {
+		t.Fatalf("query %+v, want one from the creation block %d", q, created)
+	}
+	if err := c.Batch(ctx, q.elems); err != nil {
+		t.Fatal(err)
+	}
+	q.read(true)
+	creator := *full.FirstMintTo
+	facts := func(hs *HolderScan, q *insiderQuery) *analysis.EVMHolderFacts {
+		hf := &analysis.EVMHolderFacts{}
+		for _, h := range full.Holders() {
+			hf.Top = append(hf.Top, analysis.EVMHolderBalance{Address: h.Address.Hex(), Balance: h.Balance})
+		}
+		insiderFacts(hf, hs, q, nil, &creator)
+		return hf
+	}
+	want, got := facts(full, nil), facts(partial, q)
+	if !got.InsidersRead || got.InsiderCost != (insider.Cost{Calls: 1}) {
+		t.Fatalf("read %v cost %+v", got.InsidersRead, got.InsiderCost)
+	}
+	for i, w := range want.Top {
+		g := got.Top[i]
+		if w.First == nil || g.First == nil || *w.First != *g.First || w.FirstFrom == nil || g.FirstFrom == nil || *w.FirstFrom != *g.FirstFrom {
+			t.Errorf("%s: first %v from %v, want %v from %v", w.Address, g.First, fmtPtr(g.FirstFrom), w.First, fmtPtr(w.FirstFrom))
+		}
 	}
 }
