@@ -67,7 +67,10 @@ func TestAssessRaydiumCLMMPositions(t *testing.T) {
 		burned                       bool
 	}{
 		{"wallet, SPL Token NFT", "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU", solanatest.TokenProgram, analysis.SolanaLPWallet, false},
-		{"locker, Token-2022 NFT", "3f7GcQFG397GAaEnv51zR6tsTVihYRydnydDD1cXekxH", solanatest.Token2022Program, analysis.SolanaLPLocker, false},
+		// Raydium Burn & Earn keeps locked CLMM position NFTs under its
+		// program authority (PDA ["program_authority_seed"] of the LP lock
+		// program, checked in TestRaydiumLockAuthorities).
+		{"Burn & Earn, Token-2022 NFT", "kN1kEznaF5Xbd8LYuqtEFcxzWSBk5Fv6ygX6SqEGJVy", solanatest.Token2022Program, analysis.SolanaLPLocker, false},
 		{"burned NFT", "", solanatest.Token2022Program, analysis.SolanaLPBurn, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -193,5 +196,20 @@ func TestAssessWhirlpoolPositions(t *testing.T) {
 	}
 	if p.LPUnlockedPct == nil || math.Abs(*p.LPUnlockedPct-share) > 1e-6 {
 		t.Errorf("unlocked %v, want %v", p.LPUnlockedPct, share)
+	}
+}
+
+// TestRaydiumLockAuthorities: the configured Raydium Burn & Earn lockers
+// are the LP lock program's authorities, for CPMM LP and for CLMM
+// position NFTs.
+func TestRaydiumLockAuthorities(t *testing.T) {
+	prog := solana.MustPublicKey("LockrWmn6K5twhz3y9w1dQERbmgSaRkfnTeTKbpofwE")
+	for seed, want := range map[string]string{
+		"lock_cp_authority_seed": "3f7GcQFG397GAaEnv51zR6tsTVihYRydnydDD1cXekxH",
+		"program_authority_seed": "kN1kEznaF5Xbd8LYuqtEFcxzWSBk5Fv6ygX6SqEGJVy",
+	} {
+		if k, _, err := solana.FindProgramAddress([][]byte{[]byte(seed)}, prog); err != nil || k.String() != want {
+			t.Errorf("%s: %s (%v), want %s", seed, k, err, want)
+		}
 	}
 }
