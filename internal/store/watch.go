@@ -58,8 +58,13 @@ type Watchlist interface {
 	// WatchedChains returns the chains with at least one entry, sorted.
 	WatchedChains(ctx context.Context) ([]string, error)
 
-	// WatchedTokens returns the watcher's state of the chain's tokens.
+	// WatchedTokens returns the watcher's state of the chain's tokens
+	// without their reports (Report nil): a tick reads every state, and
+	// only the reports of scans it has not seen.
 	WatchedTokens(ctx context.Context, chain string) ([]WatchedToken, error)
+	// WatchedReport returns the report of a token's last scan, or
+	// ErrNotFound.
+	WatchedReport(ctx context.Context, chain, address string) ([]byte, error)
 	// SaveWatchedToken inserts or replaces the state of one token.
 	SaveWatchedToken(ctx context.Context, t WatchedToken) error
 

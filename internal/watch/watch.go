@@ -72,6 +72,11 @@ type Options struct {
 // Watcher runs change detection.
 type Watcher struct {
 	o Options
+
+	mu sync.Mutex
+	// snaps are the decoded last scans by chain and scan id, so a tick
+	// reads from the store only the reports of scans it has not seen.
+	snaps map[string]map[string]*snapshot
 }
 
 // New returns a Watcher.
@@ -108,7 +113,7 @@ func New(o Options) (*Watcher, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Watcher{o: o}, nil
+	return &Watcher{o: o, snaps: map[string]map[string]*snapshot{}}, nil
 }
 
 // Instance is this watcher's lease owner id.
@@ -281,6 +286,10 @@ func (w *Watcher) load(ctx context.Context, key string) ([]*token, error) {
 		}
 		t.watches = append(t.watches, wt)
 	}
+	w.mu.Lock()
+	known := w.snaps[key]
+	w.mu.Unlock()
+	kept := map[string]*snapshot{}
 	for _, t := range tokens {
 		if t.state == nil {
 			t.state = w.seed(ctx, key, t)
@@ -289,12 +298,22 @@ func (w *Watcher) load(ctx context.Context, key string) ([]*token, error) {
 		if t.state == nil {
 			continue
 		}
-		snap, err := decodeSnapshot(t.state.Report)
-		if err != nil {
-			w.o.Logger.Warn("watch: stored report unreadable; re-scanning", "address", t.addr, "err", err)
-			t.moved = true
-			continue
+		snap := known[t.state.ScanID]
+		if snap == nil {
+			report := t.state.Report
+			if report == nil {
+				if report, err = w.o.Store.WatchedReport(ctx, key, t.state.Address); err != nil {
+					return nil, fmt.Errorf("watch %s: %w", key, err)
+				}
+			}
+			if snap, err = decodeSnapshot(report); err != nil {
+				w.o.Logger.Warn("watch: stored report unreadable; re-scanning", "address", t.addr, "err", err)
+				t.moved = true
+				continue
+			}
+			snap.ScanID = t.state.ScanID
 		}
+		kept[t.state.ScanID] = snap
 		t.before = snap
 		pool, kind, quote, reserve := snap.mainPool()
 		if pool != "" && common.IsHexAddress(pool) && (kind == "" || kind == "v2" || kind == "solidly") {
@@ -309,6 +328,9 @@ func (w *Watcher) load(ctx context.Context, key string) ([]*token, error) {
 			t.reserveRef = v
 		}
 	}
+	w.mu.Lock()
+	w.snaps[key] = kept
+	w.mu.Unlock()
 	return tokens, nil
 }
 
@@ -593,6 +615,8 @@ func (w *Watcher) save(ctx context.Context, key string, tokens []*token, now tim
 				return err
 			}
 			next.ScanID, next.Report, next.ScannedAt = t.scanned.ScanID, t.encoded, now
+			after.ScanID = t.scanned.ScanID
+			w.remember(key, after)
 			pool, _, _, reserve := after.mainPool()
 			next.Pool = pool
 			// The reference follows the reserve up; after a drop the
@@ -612,6 +636,16 @@ func (w *Watcher) save(ctx context.Context, key string, tokens []*token, now tim
 		}
 	}
 	return nil
+}
+
+// remember keeps a scan's snapshot for the next tick.
+func (w *Watcher) remember(key string, s *snapshot) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.snaps[key] == nil {
+		w.snaps[key] = map[string]*snapshot{}
+	}
+	w.snaps[key][s.ScanID] = s
 }
 
 func dropped(before, after *snapshot, pct float64) bool {

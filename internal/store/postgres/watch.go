@@ -130,7 +130,7 @@ func (s *Store) WatchedChains(ctx context.Context) ([]string, error) {
 
 // WatchedTokens implements store.Watchlist.
 func (s *Store) WatchedTokens(ctx context.Context, chain string) ([]store.WatchedToken, error) {
-	rows, err := s.pool.Query(ctx, `SELECT chain, address, scan_id, report, pool, quote_reserve, scanned_at
+	rows, err := s.pool.Query(ctx, `SELECT chain, address, scan_id, pool, quote_reserve, scanned_at
 		FROM watched_tokens WHERE chain = $1 ORDER BY address`, chain)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: watched tokens: %w", err)
@@ -139,7 +139,7 @@ func (s *Store) WatchedTokens(ctx context.Context, chain string) ([]store.Watche
 	out := []store.WatchedToken{}
 	for rows.Next() {
 		var t store.WatchedToken
-		if err := rows.Scan(&t.Chain, &t.Address, &t.ScanID, &t.Report, &t.Pool, &t.QuoteReserve, &t.ScannedAt); err != nil {
+		if err := rows.Scan(&t.Chain, &t.Address, &t.ScanID, &t.Pool, &t.QuoteReserve, &t.ScannedAt); err != nil {
 			return nil, fmt.Errorf("postgres: watched tokens: %w", err)
 		}
 		t.ScannedAt = t.ScannedAt.UTC()
@@ -149,6 +149,19 @@ func (s *Store) WatchedTokens(ctx context.Context, chain string) ([]store.Watche
 		return nil, fmt.Errorf("postgres: watched tokens: %w", err)
 	}
 	return out, nil
+}
+
+// WatchedReport implements store.Watchlist.
+func (s *Store) WatchedReport(ctx context.Context, chain, address string) ([]byte, error) {
+	var report []byte
+	err := s.pool.QueryRow(ctx, `SELECT report FROM watched_tokens WHERE chain = $1 AND address = $2`, chain, address).Scan(&report)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, store.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: watched report: %w", err)
+	}
+	return report, nil
 }
 
 // SaveWatchedToken implements store.Watchlist.

@@ -130,7 +130,7 @@ func (s *Store) WatchedChains(ctx context.Context) ([]string, error) {
 
 // WatchedTokens implements store.Watchlist.
 func (s *Store) WatchedTokens(ctx context.Context, chain string) ([]store.WatchedToken, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT chain, address, scan_id, report, pool, quote_reserve, scanned_at
+	rows, err := s.read.QueryContext(ctx, `SELECT chain, address, scan_id, pool, quote_reserve, scanned_at
 		FROM watched_tokens WHERE chain = ? ORDER BY address`, chain)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: watched tokens: %w", err)
@@ -140,13 +140,26 @@ func (s *Store) WatchedTokens(ctx context.Context, chain string) ([]store.Watche
 	for rows.Next() {
 		var t store.WatchedToken
 		var at int64
-		if err := rows.Scan(&t.Chain, &t.Address, &t.ScanID, &t.Report, &t.Pool, &t.QuoteReserve, &at); err != nil {
+		if err := rows.Scan(&t.Chain, &t.Address, &t.ScanID, &t.Pool, &t.QuoteReserve, &at); err != nil {
 			return nil, fmt.Errorf("sqlite: watched tokens: %w", err)
 		}
 		t.ScannedAt = time.UnixMicro(at).UTC()
 		out = append(out, t)
 	}
 	return out, rows.Err()
+}
+
+// WatchedReport implements store.Watchlist.
+func (s *Store) WatchedReport(ctx context.Context, chain, address string) ([]byte, error) {
+	var report []byte
+	err := s.read.QueryRowContext(ctx, `SELECT report FROM watched_tokens WHERE chain = ? AND address = ?`, chain, address).Scan(&report)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: watched report: %w", err)
+	}
+	return report, nil
 }
 
 // SaveWatchedToken implements store.Watchlist.

@@ -140,9 +140,16 @@ func testWatchedTokens(t *testing.T, s store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].ScanID != "scn_2" || string(got[0].Report) != `{"risk_level":"high"}` ||
+	if len(got) != 1 || got[0].ScanID != "scn_2" || got[0].Report != nil ||
 		got[0].QuoteReserve != "7" || got[0].Pool != "0xPP" || !got[0].ScannedAt.Equal(t0.Add(time.Minute)) {
-		t.Errorf("WatchedTokens(ethereum) = %+v, want the second save only", got)
+		t.Errorf("WatchedTokens(ethereum) = %+v, want the second save only, without its report", got)
+	}
+	report, err := wl.WatchedReport(ctx, "ethereum", "0xAA")
+	if err != nil || string(report) != `{"risk_level":"high"}` {
+		t.Errorf("WatchedReport = %s, %v; want the second report", report, err)
+	}
+	if _, err := wl.WatchedReport(ctx, "ethereum", "0xBB"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("WatchedReport(unknown) = %v, want ErrNotFound", err)
 	}
 }
 
