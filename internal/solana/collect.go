@@ -633,6 +633,9 @@ func (c *collector) roundTrip3(ctx context.Context) {
 		pl := &positionListing{}
 		pool := p.address
 		pl.call = programAccountsCall(p.program, p.positions.size, []memcmp{{0, p.positions.disc[:]}, {p.positions.poolOffset, pool[:]}}, &pl.out)
+		if n := p.positions.slice; n > 0 {
+			pl.call.Params[1].(map[string]any)["dataSlice"] = map[string]any{"offset": 0, "length": n}
+		}
 		posListings[p.address] = pl
 		calls = append(calls, pl.call)
 	}

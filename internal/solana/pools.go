@@ -49,16 +49,16 @@ var poolKinds = map[string]poolKind{
 	"raydium_amm_v4": {name: "raydium_amm_v4", size: raydiumAMMv4Size, mintOffsets: []int{400, 432}, decode: DecodeRaydiumAMMv4},
 	"raydium_cpmm":   {name: "raydium_cpmm", size: raydiumCPMMSize, mintOffsets: []int{168, 200}, decode: DecodeRaydiumCPMM},
 	"orca_whirlpool": {name: "orca_whirlpool", size: whirlpoolSize, mintOffsets: []int{101, 181}, decode: DecodeWhirlpool,
-		positions: &positionKind{size: whirlpoolPositionSize, disc: discPosition, poolOffset: 8, decode: DecodeWhirlpoolPosition}},
+		positions: &positionKind{size: whirlpoolPositionSize, disc: discPosition, poolOffset: 8, slice: 96, decode: DecodeWhirlpoolPosition}},
 	// PumpSwap pools grew from 211 to 243 and 300 bytes: matched by
 	// discriminator, not size.
 	"pumpswap": {name: "pumpswap", disc: discPumpSwapPool[:], mintOffsets: []int{43, 75}, decode: DecodePumpSwapPool},
 	"raydium_clmm": {name: "raydium_clmm", size: raydiumCLMMSize, mintOffsets: []int{73, 105}, decode: DecodeRaydiumCLMM,
-		positions: &positionKind{size: raydiumCLMMPositionSize, disc: discPersonalPosition, poolOffset: 41, decode: DecodeRaydiumCLMMPosition}},
+		positions: &positionKind{size: raydiumCLMMPositionSize, disc: discPersonalPosition, poolOffset: 41, slice: 97, decode: DecodeRaydiumCLMMPosition}},
 	"meteora_dlmm": {name: "meteora_dlmm", size: meteoraDLMMSize, mintOffsets: []int{88, 120}, decode: DecodeMeteoraDLMM,
 		positions: &positionKind{size: dlmmPositionSize, disc: discPositionV2, poolOffset: 8, decode: DecodeDLMMPosition}},
 	"meteora_damm_v2": {name: "meteora_damm_v2", size: meteoraDAMMv2Size, mintOffsets: []int{168, 200}, decode: DecodeMeteoraDAMMv2,
-		positions: &positionKind{size: dammV2PositionSize, disc: discPosition, poolOffset: 8, decode: DecodeDAMMv2Position}},
+		positions: &positionKind{size: dammV2PositionSize, disc: discPosition, poolOffset: 8, slice: 200, decode: DecodeDAMMv2Position}},
 	// A dynamic bonding curve launches its base token: one position.
 	"meteora_dbc": {name: "meteora_dbc", size: meteoraDBCPoolSize, mintOffsets: []int{136}, decode: DecodeMeteoraDBCPool},
 	// DAMM v1 pools grew past their first layout: matched by
@@ -889,7 +889,10 @@ type positionKind struct {
 	size       int
 	disc       [8]byte
 	poolOffset int
-	decode     func(data []byte) (*Position, error)
+	// slice is how many leading bytes of each position a listing asks
+	// for (the fields read; a large pool has many positions), 0 for all.
+	slice  int
+	decode func(data []byte) (*Position, error)
 }
 
 // Position is one liquidity position of a pool.

@@ -110,7 +110,18 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, ge
 				bad = fmt.Errorf("position %s: %w", addr, err)
 				break
 			}
-			pos, err := p.positions.decode(acc.Data)
+			data := acc.Data
+			if n := p.positions.slice; n > 0 {
+				// The listing asked for the leading fields only: the rest
+				// of the layout is not read.
+				if len(data) != n {
+					bad = fmt.Errorf("position %s: %d bytes, asked for %d", addr, len(data), n)
+					break
+				}
+				data = make([]byte, p.positions.size)
+				copy(data, acc.Data)
+			}
+			pos, err := p.positions.decode(data)
 			if err != nil || pos.Pool != p.address {
 				bad = fmt.Errorf("position %s is not a position of the pool", addr)
 				break
