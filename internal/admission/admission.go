@@ -46,6 +46,11 @@ type Options struct {
 	// Tolerance is how much slower than the no-load baseline the average
 	// scan may run before the limit shrinks (default 1.25).
 	Tolerance float64
+	// HighTolerance replaces Tolerance while High scans run (default
+	// 1.1, at most Tolerance): every scan running beside a premium one
+	// queues with it at the node, so the limit then stays nearer the
+	// node's knee.
+	HighTolerance float64
 	// QueueLimit is how many Low and how many Normal callers may wait
 	// (each); past it they are refused with fault.Overloaded. High callers
 	// always wait. Negative means none may wait; 0 means 64.
@@ -70,6 +75,10 @@ type Controller struct {
 	// the waiting class with the lowest pass gets the next unreserved
 	// slot, and each turn adds 1/weight.
 	pass [classes]float64
+	// highDemand is how many High scans lately ran or waited at once: the
+	// peak, decaying by a fifth each window of the limit. The reserve is
+	// at least that, so premium clients find their slots free.
+	highDemand float64
 }
 
 type waiter struct {
@@ -114,6 +123,10 @@ func New(opts Options) *Controller {
 	if opts.Tolerance <= 1 {
 		opts.Tolerance = 1.25
 	}
+	if opts.HighTolerance <= 1 {
+		opts.HighTolerance = 1.1
+	}
+	opts.HighTolerance = min(opts.HighTolerance, opts.Tolerance)
 	switch {
 	case opts.QueueLimit == 0:
 		opts.QueueLimit = 64
@@ -130,6 +143,7 @@ func New(opts Options) *Controller {
 		opts.Now = time.Now
 	}
 	ctl := &Controller{opts: opts, limit: newGradient(opts.MinLimit, opts.MaxLimit, opts.InitialLimit, opts.Tolerance)}
+	ctl.limit.highTolerance = opts.HighTolerance
 	opts.OnLimit(ctl.limit.current())
 	return ctl
 }
@@ -149,6 +163,9 @@ func (ctl *Controller) Acquire(ctx context.Context, c Class) (func(Outcome), err
 	}
 	w := &waiter{class: c, ready: make(chan struct{})}
 	ctl.enqueue(w)
+	if c == High {
+		ctl.noteHigh()
+	}
 	ctl.dispatch()
 	ctl.mu.Unlock()
 
@@ -253,11 +270,25 @@ func (ctl *Controller) release(c Class, d time.Duration, o Outcome) {
 	ctl.mu.Lock()
 	defer ctl.mu.Unlock()
 	inflight := ctl.total()
+	if ctl.running[High] > 0 {
+		ctl.limit.sawHigh()
+	}
 	ctl.running[c]--
 	if o != Ignored && ctl.limit.sample(d, inflight, o == TimedOut) {
+		ctl.highDemand *= highDemandDecay
+		ctl.noteHigh()
 		ctl.opts.OnLimit(ctl.limit.current())
 	}
 	ctl.dispatch()
+}
+
+// highDemandDecay is what is left of the High peak after a window.
+const highDemandDecay = 0.8
+
+// noteHigh raises highDemand to the High scans running and waiting now.
+// ctl.mu is held.
+func (ctl *Controller) noteHigh() {
+	ctl.highDemand = max(ctl.highDemand, float64(ctl.running[High]+len(ctl.waiting[High])))
 }
 
 func (ctl *Controller) remove(w *waiter) {
@@ -276,11 +307,16 @@ func (ctl *Controller) total() int { return ctl.running[Low] + ctl.running[Norma
 func (ctl *Controller) others() int { return ctl.running[Low] + ctl.running[Normal] }
 
 // unreserved is how many slots Low and Normal may hold together: the
-// limit less the reserve, at least one.
+// limit less the reserve (its share of the limit, or the High scans
+// lately run at once when more, if there is a reserve at all), at least
+// one.
 func (ctl *Controller) unreserved() int {
 	limit := ctl.limit.current()
-	reserved := int(math.Ceil(float64(limit) * ctl.opts.Reserve))
-	return max(1, limit-reserved)
+	if ctl.opts.Reserve == 0 {
+		return limit
+	}
+	reserved := max(math.Ceil(float64(limit)*ctl.opts.Reserve), math.Ceil(ctl.highDemand-0.01))
+	return max(1, limit-int(reserved))
 }
 
 // Stats is a snapshot of the controller.

@@ -242,3 +242,86 @@ func TestGradientLearnsASlowerNode(t *testing.T) {
 		t.Errorf("limit %d at the node's new, steady speed; want it grown back from its minimum of 4", g.current())
 	}
 }
+
+// The reserve is at least what premium lately used at once: with three
+// premium scans running and a limit of 8 (a quarter reserved: 2), others
+// get 5 slots, not 6, so that each premium client finds its slot free.
+// Once premium has been idle for a few windows, the reserve is its share
+// again.
+func TestReserveFollowsHighDemand(t *testing.T) {
+	ctl := fixed(t, 8, 10, 0.25)
+	var highs []func(Outcome)
+	for range 3 {
+		highs = append(highs, acquireNow(t, ctl, High))
+	}
+	var others []func(Outcome)
+	for range 5 {
+		others = append(others, acquireNow(t, ctl, Normal))
+	}
+	sixth := pending(ctl, Normal)
+	waitQueued(t, ctl, Normal, 1)
+	for _, h := range highs {
+		h(Ignored)
+	}
+	select {
+	case r := <-sixth:
+		t.Fatalf("a sixth normal scan ran while premium had lately run 3 at once (release %v)", r != nil)
+	default:
+	}
+	for _, o := range others {
+		o(Ignored)
+	}
+	(<-sixth)(Ignored)
+	// Premium idle: windows of normal scans decay its peak (3 × 0.8² < 2).
+	for range 3 * 8 {
+		acquireNow(t, ctl, Normal)(Succeeded)
+	}
+	for range 6 {
+		acquireNow(t, ctl, Normal)
+	}
+	if s := ctl.Stats(); s.Running[Normal] != 6 {
+		t.Errorf("%d normal scans running after premium went idle, want 6 (the limit less its quarter)", s.Running[Normal])
+	}
+}
+
+// Beside premium scans the limit settles nearer the knee: a window whose
+// median is 1.2 × the baseline shrinks the limit when a High scan ran in
+// it and does not when none did (within the 1.25 tolerance).
+func TestGradientStricterBesideHigh(t *testing.T) {
+	for _, high := range []bool{false, true} {
+		g := newGradient(4, 64, 16, 1.25)
+		g.highTolerance = 1.1
+		for range 8 {
+			g.sample(100*time.Millisecond, 16, false) // the baseline
+		}
+		before := g.current()
+		if high {
+			g.sawHigh()
+		}
+		for range g.windowSize() {
+			g.sample(120*time.Millisecond, 16, false)
+		}
+		switch {
+		case high && g.current() >= before:
+			t.Errorf("beside premium: limit %d after a window at 1.2 × baseline, want below %d", g.current(), before)
+		case !high && g.current() < before:
+			t.Errorf("no premium: limit %d after a window at 1.2 × baseline, want at least %d", g.current(), before)
+		}
+	}
+}
+
+// Beside premium scans the limit probes upwards by one, not by √limit.
+func TestGradientProbesByOneBesideHigh(t *testing.T) {
+	g := newGradient(4, 64, 16, 1.25)
+	for range 8 {
+		g.sample(100*time.Millisecond, 16, false)
+	}
+	before := g.current()
+	g.sawHigh()
+	for range g.windowSize() {
+		g.sample(100*time.Millisecond, before, false)
+	}
+	if g.current() != before+1 {
+		t.Errorf("limit %d after a fast, busy window beside premium, want %d", g.current(), before+1)
+	}
+}

@@ -25,13 +25,18 @@ import (
 type gradient struct {
 	min, max  float64
 	tolerance float64
-	limit     float64
-	baseline  float64 // seconds; 0 until the first window
+	// highTolerance replaces tolerance in a window where a High scan ran:
+	// queueing at the node is what a premium scan pays beside the others,
+	// so while one runs the limit settles nearer the knee.
+	highTolerance float64
+	limit         float64
+	baseline      float64 // seconds; 0 until the first window
 
 	// The current window.
 	samples     []float64 // seconds
 	maxInflight int
 	dropped     bool
+	high        bool
 }
 
 // baselineFall is the share of the gap a lower window latency moves the
@@ -45,8 +50,11 @@ const (
 )
 
 func newGradient(minLimit, maxLimit, initial int, tolerance float64) *gradient {
-	return &gradient{min: float64(minLimit), max: float64(maxLimit), tolerance: tolerance, limit: float64(initial)}
+	return &gradient{min: float64(minLimit), max: float64(maxLimit), tolerance: tolerance, highTolerance: tolerance, limit: float64(initial)}
 }
+
+// sawHigh marks the current window as one where a High scan ran.
+func (g *gradient) sawHigh() { g.high = true }
 
 // windowSize is how many samples close a window: half the limit, at
 // least 8, so a window spans about half a round of the running scans
@@ -79,21 +87,29 @@ func (g *gradient) sample(d time.Duration, inflight int, dropped bool) bool {
 	default:
 		g.baseline += baselineRise * (avg - g.baseline)
 	}
+	tolerance := g.tolerance
+	if g.high {
+		tolerance = g.highTolerance
+	}
 	grad := 1.0
 	if avg > 0 {
-		grad = math.Max(0.5, math.Min(1, g.tolerance*g.baseline/avg))
+		grad = math.Max(0.5, math.Min(1, tolerance*g.baseline/avg))
 	}
 	switch {
 	case g.dropped:
 		limit *= 0.9 * grad
 	case grad < 1:
 		limit *= grad
+	case busy && g.high:
+		// Within tolerance beside premium scans: probe by one, as a step
+		// of √limit past the knee is paid by the premium scans running.
+		limit++
 	case busy:
 		// Within tolerance and in use: probe for more.
 		limit += math.Max(1, math.Sqrt(limit))
 	}
 	g.limit = math.Max(g.min, math.Min(g.max, limit))
-	g.samples, g.maxInflight, g.dropped = g.samples[:0], 0, false
+	g.samples, g.maxInflight, g.dropped, g.high = g.samples[:0], 0, false, false
 	return true
 }
 

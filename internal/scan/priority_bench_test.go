@@ -59,10 +59,12 @@ func randomAddress() string {
 // that serves 4 requests at once (a scan is 5 round trips of 20 ms: 100 ms
 // alone). Premium (two clients, sequential scans) is measured alone, then
 // beside 40 free and 40 pro clients that scan back to back (pausing 20 ms
-// after a 503). It prints premium p50/p99 unloaded and under flood, the
-// p99 ratio, free and pro scans/s under flood and the final limit, for
-// the adaptive limit (the default) and for fixed limits of 32 (the
-// former default) and 4. Run it once: -benchtime 1x.
+// after a 503), in floodRounds rounds so that the machine's own load
+// weighs on both phases alike. It prints premium p50/p99 unloaded and
+// under flood, the p99 ratio, free and pro scans/s under flood and the
+// mean limit while premium was measured under the flood (each value is
+// logged), for the adaptive limit (the default) and for fixed limits of
+// 32 (the former default) and 4. Run it once: -benchtime 1x.
 func BenchmarkPriorityUnderFlood(b *testing.B) {
 	configs := []struct {
 		name string
@@ -85,8 +87,8 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 	n := newNode(4, 5, 20*time.Millisecond)
 	opts.Adapters = []scan.Adapter{n.adapter()}
 	opts.Registry = mustRegistry(b)
-	var limit atomic.Int64
-	opts.Observer = limitObserver{&limit}
+	lo := &limitObserver{}
+	opts.Observer = lo
 	e, err := scan.NewEngine(opts)
 	if err != nil {
 		b.Fatal(err)
@@ -128,45 +130,56 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 	}
 
 	premium(10) // warm up: the limit learns the no-load latency
-	unloaded := premium(50)
-
-	stop := make(chan struct{})
-	var done [scan.PriorityHigh + 1]atomic.Int64
-	var refused atomic.Int64
-	var wg sync.WaitGroup
-	for _, p := range []scan.Priority{scan.PriorityLow, scan.PriorityNormal} {
-		for range 40 {
-			wg.Go(func() {
-				for {
-					select {
-					case <-stop:
-						return
-					default:
+	// Rounds of premium alone, then under the flood, so that the machine's
+	// own load, which drifts over seconds, weighs on both alike.
+	var unloaded, flood []time.Duration
+	var low, normal, refused atomic.Int64
+	var elapsed float64
+	var limits []int
+	for range floodRounds {
+		unloaded = append(unloaded, premium(premiumScans)...)
+		stop := make(chan struct{})
+		var done [scan.PriorityHigh + 1]atomic.Int64
+		var wg sync.WaitGroup
+		for _, p := range []scan.Priority{scan.PriorityLow, scan.PriorityNormal} {
+			for range 40 {
+				wg.Go(func() {
+					for {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						_, err := scanAs(p)
+						switch {
+						case err == nil:
+							done[p].Add(1)
+						case fault.CodeOf(err) == fault.Overloaded:
+							refused.Add(1)
+							time.Sleep(20 * time.Millisecond)
+						case errors.Is(err, context.Canceled):
+							return
+						default:
+							b.Error(err)
+							return
+						}
 					}
-					_, err := scanAs(p)
-					switch {
-					case err == nil:
-						done[p].Add(1)
-					case fault.CodeOf(err) == fault.Overloaded:
-						refused.Add(1)
-						time.Sleep(20 * time.Millisecond)
-					case errors.Is(err, context.Canceled):
-						return
-					default:
-						b.Error(err)
-						return
-					}
-				}
-			})
+				})
+			}
 		}
+		time.Sleep(time.Second) // the flood builds up and the limit adapts
+		mark := len(lo.since(0))
+		low0, normal0, start := done[scan.PriorityLow].Load(), done[scan.PriorityNormal].Load(), time.Now()
+		flood = append(flood, premium(premiumScans)...)
+		elapsed += time.Since(start).Seconds()
+		low.Add(done[scan.PriorityLow].Load() - low0)
+		normal.Add(done[scan.PriorityNormal].Load() - normal0)
+		limits = append(limits, lo.since(mark)...) // while premium was measured under the flood
+		close(stop)
+		wg.Wait()
 	}
-	time.Sleep(time.Second) // the flood builds up and the limit adapts
-	low0, normal0, start := done[scan.PriorityLow].Load(), done[scan.PriorityNormal].Load(), time.Now()
-	flood := premium(50)
-	elapsed := time.Since(start).Seconds()
-	low, normal := done[scan.PriorityLow].Load()-low0, done[scan.PriorityNormal].Load()-normal0
-	close(stop)
-	wg.Wait()
+	slices.Sort(unloaded)
+	slices.Sort(flood)
 
 	ratio := float64(pct(flood, 0.99)) / float64(pct(unloaded, 0.99))
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -175,20 +188,45 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 	b.ReportMetric(ms(pct(flood, 0.5)), "premium-p50-ms-flood")
 	b.ReportMetric(ms(pct(flood, 0.99)), "premium-p99-ms-flood")
 	b.ReportMetric(ratio, "p99-ratio")
-	b.ReportMetric(float64(low)/elapsed, "free-scans/s")
-	b.ReportMetric(float64(normal)/elapsed, "pro-scans/s")
-	b.ReportMetric(float64(limit.Load()), "limit")
-	b.Logf("premium alone p50 %v p99 %v; under flood p50 %v p99 %v (×%.2f); free %.1f/s, pro %.1f/s, %d refused; limit %d",
+	b.ReportMetric(float64(low.Load())/elapsed, "free-scans/s")
+	b.ReportMetric(float64(normal.Load())/elapsed, "pro-scans/s")
+	mean := 0.0
+	for _, l := range limits {
+		mean += float64(l) / float64(len(limits))
+	}
+	b.ReportMetric(mean, "limit-mean")
+	b.Logf("premium alone p50 %v p99 %v; under flood p50 %v p99 %v (×%.2f); free %.1f/s, pro %.1f/s, %d refused; limit under flood %v",
 		pct(unloaded, 0.5).Round(time.Millisecond), pct(unloaded, 0.99).Round(time.Millisecond),
 		pct(flood, 0.5).Round(time.Millisecond), pct(flood, 0.99).Round(time.Millisecond), ratio,
-		float64(low)/elapsed, float64(normal)/elapsed, refused.Load(), limit.Load())
+		float64(low.Load())/elapsed, float64(normal.Load())/elapsed, refused.Load(), limits)
 }
 
-// limitObserver keeps the last adaptive limit.
-type limitObserver struct{ limit *atomic.Int64 }
+// floodRounds and premiumScans: each round measures premiumScans scans
+// per premium client alone, then as many under the flood.
+const (
+	floodRounds  = 3
+	premiumScans = 40
+)
 
-func (limitObserver) ScanDuration(string, time.Duration) {}
-func (limitObserver) QueueDepth(string, int)             {}
-func (limitObserver) CacheLookup(bool)                   {}
-func (limitObserver) DedupeShared()                      {}
-func (o limitObserver) ScanLimit(n int)                  { o.limit.Store(int64(n)) }
+// limitObserver keeps the adaptive limit's values.
+type limitObserver struct {
+	mu     sync.Mutex
+	limits []int
+}
+
+func (*limitObserver) ScanDuration(string, time.Duration) {}
+func (*limitObserver) QueueDepth(string, int)             {}
+func (*limitObserver) CacheLookup(bool)                   {}
+func (*limitObserver) DedupeShared()                      {}
+func (o *limitObserver) ScanLimit(n int) {
+	o.mu.Lock()
+	o.limits = append(o.limits, n)
+	o.mu.Unlock()
+}
+
+// since returns the values from the i-th on.
+func (o *limitObserver) since(i int) []int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.limits[min(i, len(o.limits)):])
+}
