@@ -12,6 +12,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/internal/fault"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 )
 
@@ -137,7 +138,7 @@ func (s *Server) handleGetScan(w http.ResponseWriter, r *http.Request, a *Accoun
 		s.writeError(w, r, storeError(err, "find scan"))
 		return
 	}
-	s.writeRawJSON(w, http.StatusOK, sc.Report)
+	s.writeRawJSON(w, http.StatusOK, scan.Historical(sc.Report))
 }
 
 // storeError keeps a store's fault codes (a bad cursor is invalid_request)
@@ -205,7 +206,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request, a *Account
 				return err
 			}
 		} else {
-			if _, err := bw.Write(sc.Report); err != nil {
+			if _, err := bw.Write(scan.Historical(sc.Report)); err != nil {
 				return err
 			}
 			if err := bw.WriteByte('\n'); err != nil {

@@ -151,7 +151,7 @@ func (p *Pages) handleToken(w http.ResponseWriter, r *http.Request) {
 	sc, err := p.d.Store.LatestScan(r.Context(), addr.Canonical)
 	switch {
 	case err == nil:
-		p.renderScan(w, r, sc.Report, true, start)
+		p.renderScan(w, r, scan.Historical(sc.Report), true, start)
 		return
 	case !errors.Is(err, store.ErrNotFound):
 		p.d.Logger.WarnContext(r.Context(), "web: latest scan", "err", err)
