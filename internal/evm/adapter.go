@@ -399,6 +399,31 @@ func (a *Adapter) confirmNotToken(ctx context.Context, s *sighting, token common
 			balance = bal2
 			s.balRaw = bal
 		}
+		// A node that fails or empties some calls (a lagging or rate-limited
+		// backend behind a load balancer) is asked a few more times, the
+		// two calls in turn first, while neither has a telling answer.
+		for round := 1; round < confirmRounds && (unsettled(supply) || unsettled(balance)); round++ {
+			sup, bal = nil, nil
+			pair := []rpc.BatchElem{
+				CallElem(CallMsg{To: token, Data: SelTotalSupply.bytes(), Gas: 200_000}, nil, &sup),
+				CallElem(CallMsg{To: token, Data: append(SelBalanceOf.bytes(), common.LeftPadBytes(common.HexToAddress("0xdead").Bytes(), 32)...), Gas: 200_000}, nil, &bal),
+			}
+			if round%2 == 1 {
+				pair[0], pair[1] = pair[1], pair[0]
+			}
+			if err := s.client.Batch(ctx, pair); err != nil {
+				break // the answers so far decide
+			}
+			if round%2 == 1 {
+				pair[0], pair[1] = pair[1], pair[0]
+			}
+			if v := classifyERC20(pair[0].Error, sup); v < supply {
+				supply, s.supplyRaw = v, sup
+			}
+			if v := classifyERC20(pair[1].Error, bal); v < balance {
+				balance, s.balRaw = v, bal
+			}
+		}
 		if supply == erc20Answered && balance == erc20Answered {
 			s.supplyOK, s.balanceOK = true, true
 			return nil
@@ -433,6 +458,14 @@ func (a *Adapter) confirmNotToken(ctx context.Context, s *sighting, token common
 	}
 	return fault.Errorf(fault.NotAToken, "the contract at %s on %s does not answer totalSupply() and balanceOf(): not an ERC-20 token", token.Hex(), s.chain.Key)
 }
+
+// confirmRounds is how many times confirmNotToken asks totalSupply() and
+// balanceOf() again while their answers are not telling.
+const confirmRounds = 4
+
+// unsettled says an answer may still change on asking again: the node
+// failed the call or answered it empty.
+func unsettled(v erc20Answer) bool { return v == erc20Empty || v == erc20Unanswered }
 
 // upstreamCode is upstream_timeout when the deadline passed, else
 // upstream_error.

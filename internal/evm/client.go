@@ -272,7 +272,8 @@ func (c *Client) send(ctx context.Context, elems []rpc.BatchElem, first int) err
 // with a transient error; each round prefers the next URL and waits the
 // backoff first.
 func (c *Client) retryCalls(ctx context.Context, elems []rpc.BatchElem) error {
-	for round := 1; round <= c.retries; round++ {
+	rounds := c.retries
+	for round := 1; round <= rounds; round++ {
 		var again []int
 		for i, el := range elems {
 			if transientCall(el.Error) {
@@ -287,7 +288,7 @@ func (c *Client) retryCalls(ctx context.Context, elems []rpc.BatchElem) error {
 		if k := again[0]; k > 0 && len(again) == len(elems)-k {
 			c.learnLimit(k)
 		}
-		t := time.NewTimer(c.backoff << (round - 1))
+		t := time.NewTimer(min(c.backoff<<(round-1), maxCallBackoff))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -303,12 +304,30 @@ func (c *Client) retryCalls(ctx context.Context, elems []rpc.BatchElem) error {
 			// The calls keep their first error.
 			return nil
 		}
+		left := 0
 		for j, i := range again {
 			elems[i].Error = sub[j].Error
+			if transientCall(sub[j].Error) {
+				left++
+			}
+		}
+		// A node that answered some of the calls it had failed is
+		// answering, only not every call (a rate limit, a flaky backend):
+		// the last round earns another while rounds still make progress.
+		if round == rounds && left > 0 && left < len(again) && rounds < c.retries+progressRounds {
+			rounds++
 		}
 	}
 	return nil
 }
+
+// progressRounds is how many rounds past the client's retries are tried
+// while each round gets answers to some of the failed calls;
+// maxCallBackoff bounds the pause before one.
+const (
+	progressRounds = 3
+	maxCallBackoff = time.Second
+)
 
 // errNoResponse marks a call the node's answer left out.
 var errNoResponse = errors.New("no response for this call")
