@@ -224,50 +224,52 @@ func (s *Store) RecordAttempt(ctx context.Context, owner string, a store.Webhook
 	return nil
 }
 
-// Deliveries lists the endpoint's newest deliveries with their attempts.
+// Deliveries lists the endpoint's newest deliveries with their attempts,
+// both from one snapshot.
 func (s *Store) Deliveries(ctx context.Context, keyID, webhookID string, limit int) ([]store.WebhookDelivery, error) {
 	if _, err := s.Webhook(ctx, keyID, webhookID); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+deliveryColumns+deliveryJoin+`
-		WHERE d.webhook_id = $1 AND d.key_id = $2 ORDER BY d.created_at DESC, d.id DESC LIMIT $3`, webhookID, keyID, limit)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: deliveries of %s: %w", webhookID, err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.WebhookDelivery, error) { return scanDelivery(r) })
-	if err != nil {
-		return nil, fmt.Errorf("postgres: deliveries of %s: %w", webhookID, err)
-	}
-	if len(out) == 0 {
-		return out, nil
-	}
-	index := make(map[string]int, len(out))
-	ids := make([]string, len(out))
-	for i, d := range out {
-		index[d.ID] = i
-		ids[i] = d.ID
-	}
-	arows, err := s.pool.Query(ctx, `SELECT delivery_id, at, status_code, latency_us, error FROM webhook_attempts
-		WHERE delivery_id = ANY($1) ORDER BY at, ctid`, ids)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: attempts of %s: %w", webhookID, err)
-	}
-	defer arows.Close()
-	for arows.Next() {
-		var (
-			a     store.WebhookAttempt
-			latUS int64
-		)
-		if err := arows.Scan(&a.DeliveryID, &a.At, &a.StatusCode, &latUS, &a.Error); err != nil {
-			return nil, fmt.Errorf("postgres: attempts of %s: %w", webhookID, err)
+	var out []store.WebhookDelivery
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT `+deliveryColumns+deliveryJoin+`
+			WHERE d.webhook_id = $1 AND d.key_id = $2 ORDER BY d.created_at DESC, d.id DESC LIMIT $3`, webhookID, keyID, limit)
+		if err != nil {
+			return err
 		}
-		a.At = a.At.UTC()
-		a.Latency = time.Duration(latUS) * time.Microsecond
-		i := index[a.DeliveryID]
-		out[i].History = append(out[i].History, a)
-	}
-	if err := arows.Err(); err != nil {
-		return nil, fmt.Errorf("postgres: attempts of %s: %w", webhookID, err)
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.WebhookDelivery, error) { return scanDelivery(r) })
+		if err != nil || len(out) == 0 {
+			return err
+		}
+		index := make(map[string]int, len(out))
+		ids := make([]string, len(out))
+		for i, d := range out {
+			index[d.ID] = i
+			ids[i] = d.ID
+		}
+		arows, err := tx.Query(ctx, `SELECT delivery_id, at, status_code, latency_us, error FROM webhook_attempts
+			WHERE delivery_id = ANY($1) ORDER BY at, ctid`, ids)
+		if err != nil {
+			return err
+		}
+		defer arows.Close()
+		for arows.Next() {
+			var (
+				a     store.WebhookAttempt
+				latUS int64
+			)
+			if err := arows.Scan(&a.DeliveryID, &a.At, &a.StatusCode, &latUS, &a.Error); err != nil {
+				return err
+			}
+			a.At = a.At.UTC()
+			a.Latency = time.Duration(latUS) * time.Microsecond
+			i := index[a.DeliveryID]
+			out[i].History = append(out[i].History, a)
+		}
+		return arows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: deliveries of %s: %w", webhookID, err)
 	}
 	return out, nil
 }

@@ -320,7 +320,14 @@ func (s *Store) Deliveries(ctx context.Context, keyID, webhookID string, limit i
 	if _, err := s.Webhook(ctx, keyID, webhookID); err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+deliveryColumns+deliveryJoin+`
+	// One read transaction: the deliveries and their attempts from the
+	// same snapshot, never a state older than its attempts.
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: deliveries of %s: %w", webhookID, err)
+	}
+	defer tx.Rollback() //nolint:errcheck // read only
+	rows, err := tx.QueryContext(ctx, `SELECT `+deliveryColumns+deliveryJoin+`
 		WHERE d.webhook_id = ? AND d.key_id = ? ORDER BY d.created_at DESC, d.id DESC LIMIT ?`, webhookID, keyID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: deliveries of %s: %w", webhookID, err)
@@ -347,7 +354,7 @@ func (s *Store) Deliveries(ctx context.Context, keyID, webhookID string, limit i
 	for i, d := range out {
 		ids[i] = d.ID
 	}
-	arows, err := s.read.QueryContext(ctx, `SELECT delivery_id, at, status_code, latency_us, error FROM webhook_attempts
+	arows, err := tx.QueryContext(ctx, `SELECT delivery_id, at, status_code, latency_us, error FROM webhook_attempts
 		WHERE delivery_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) ORDER BY at, rowid`, ids...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: attempts of %s: %w", webhookID, err)
