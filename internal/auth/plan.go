@@ -39,6 +39,8 @@ type Plan struct {
 	// WatchLimit bounds the tokens a key may watch (watchlist alerts);
 	// 0 = no watchlist.
 	WatchLimit int `json:"watch_limit"`
+	// Webhooks grants webhook endpoints (signed alerts).
+	Webhooks bool `json:"webhooks"`
 }
 
 // AllowsChain reports whether the plan may scan on chain.
@@ -69,7 +71,7 @@ func DefaultPlans() Plans {
 		"pro": {Name: "pro", Chains: []string{"ethereum", "bsc", "base", "solana"}, RatePerMinute: 60,
 			DailyQuota: 10_000, Priority: PriorityNormal},
 		"premium": {Name: "premium", Chains: []string{AllChains}, Priority: PriorityHigh, History: true,
-			WatchLimit: 1000},
+			WatchLimit: 1000, Webhooks: true},
 	}
 }
 

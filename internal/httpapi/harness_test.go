@@ -24,6 +24,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
+	"github.com/tokenrisk/tokenrisk/internal/webhook"
 )
 
 const (
@@ -71,9 +72,11 @@ type harness struct {
 	keys    *auth.Keys
 	engine  *scan.Engine
 	metrics *metrics.Metrics
-	logs    *lockedBuffer
-	mu      sync.Mutex
-	now     time.Time
+	// webhooks is the server's webhook service; tests run its worker.
+	webhooks *webhook.Service
+	logs     *lockedBuffer
+	mu       sync.Mutex
+	now      time.Time
 	// assess is the EVM adapter's behaviour; tests may swap it before
 	// requests.
 	assess func(ctx context.Context, req scan.Request) (*scan.Assessment, error)
@@ -89,6 +92,8 @@ type harnessOptions struct {
 	checks        []httpapi.Check
 	// wrapStore, if set, puts a store between the server and SQLite.
 	wrapStore func(store.Store) store.Store
+	// webhookGuard is the webhooks' SSRF guard (default: the strict one).
+	webhookGuard webhook.Guard
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -134,9 +139,13 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	if o.wrapStore != nil {
 		served = o.wrapStore(st)
 	}
+	h.webhooks, err = webhook.New(webhook.Options{Store: st, Guard: o.webhookGuard, Now: h.clock, Jitter: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: h.engine, Store: served, Auth: h.keys,
-		Limiter: limiter, PlanLimiters: o.planLimiters, Checks: o.checks, Metrics: h.metrics, Now: h.clock, Watchlist: st,
+		Limiter: limiter, PlanLimiters: o.planLimiters, Checks: o.checks, Metrics: h.metrics, Now: h.clock, Watchlist: st, Webhooks: h.webhooks,
 		Logger: slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
 	if err != nil {

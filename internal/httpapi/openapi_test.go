@@ -248,6 +248,8 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		validated["delete /api/v1/watchlist/{id}"] = true
 	}
 
+	validateWebhookCalls(t, h, doc, premium, free, validated)
+
 	// 503 overloaded: the only slot is held and nobody may wait.
 	release := make(chan struct{})
 	started := make(chan struct{})

@@ -25,6 +25,19 @@ func (s *Server) routes() http.Handler {
 		mux.Handle("GET /api/v1/watchlist", s.authed(s.watchOnly(s.handleListWatches)))
 		mux.Handle("DELETE /api/v1/watchlist/{id}", s.authed(s.watchOnly(s.handleDeleteWatch)))
 	}
+	if s.webhooks != nil {
+		wh := func(h func(http.ResponseWriter, *http.Request, *Account)) http.Handler {
+			return s.authed(s.webhooksOnly(h))
+		}
+		mux.Handle("POST /api/v1/webhooks", wh(s.handleCreateWebhook))
+		mux.Handle("GET /api/v1/webhooks", wh(s.handleListWebhooks))
+		mux.Handle("GET /api/v1/webhooks/{id}", wh(s.handleGetWebhook))
+		mux.Handle("DELETE /api/v1/webhooks/{id}", wh(s.handleDeleteWebhook))
+		mux.Handle("POST /api/v1/webhooks/{id}/rotate-secret", wh(s.handleRotateSecret))
+		mux.Handle("POST /api/v1/webhooks/{id}/test", wh(s.handleTestWebhook))
+		mux.Handle("GET /api/v1/webhooks/{id}/deliveries", wh(s.handleListDeliveries))
+		mux.Handle("POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/retry", wh(s.handleRetryDelivery))
+	}
 	mux.HandleFunc("GET /api/v1/flags", s.handleFlags)
 	mux.HandleFunc("GET /api/v1/openapi.json", s.handleOpenAPI)
 	mux.HandleFunc("GET /healthz", s.handleHealthz)
@@ -52,6 +65,14 @@ func (s *Server) routes() http.Handler {
 	if s.watchlist != nil {
 		allowed["/api/v1/watchlist"] = "GET, HEAD, POST"
 		allowed["/api/v1/watchlist/{id}"] = "DELETE"
+	}
+	if s.webhooks != nil {
+		allowed["/api/v1/webhooks"] = "GET, HEAD, POST"
+		allowed["/api/v1/webhooks/{id}"] = "GET, HEAD, DELETE"
+		allowed["/api/v1/webhooks/{id}/rotate-secret"] = "POST"
+		allowed["/api/v1/webhooks/{id}/test"] = "POST"
+		allowed["/api/v1/webhooks/{id}/deliveries"] = get
+		allowed["/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry"] = "POST"
 	}
 	for path, allow := range allowed {
 		mux.Handle(path, s.methodNotAllowed(allow))

@@ -17,6 +17,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
+	"github.com/tokenrisk/tokenrisk/internal/webhook"
 )
 
 // Account is an authenticated key, its plan, and the plan's chains as
@@ -61,6 +62,8 @@ type Deps struct {
 	Pages Pages
 	// Watchlist, if not nil, serves /api/v1/watchlist (premium plans).
 	Watchlist store.Watchlist
+	// Webhooks, if not nil, serves /api/v1/webhooks (premium plans).
+	Webhooks *webhook.Service
 }
 
 // Pages are routes served beside the API (*web.Pages implements it).
@@ -84,6 +87,7 @@ type Server struct {
 	now          func() time.Time
 	pages        Pages
 	watchlist    store.Watchlist
+	webhooks     *webhook.Service
 	handler      http.Handler
 }
 
@@ -106,6 +110,7 @@ func NewServer(d Deps) (*Server, error) {
 		now:          d.Now,
 		pages:        d.Pages,
 		watchlist:    d.Watchlist,
+		webhooks:     d.Webhooks,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -245,6 +245,9 @@ func endpointOf(w store.Webhook) Endpoint {
 	return e
 }
 
+// MaxEndpoints bounds the endpoints of one key.
+const MaxEndpoints = 20
+
 // CreateRequest is a new endpoint's settings.
 type CreateRequest struct {
 	URL         string
@@ -265,6 +268,13 @@ func (s *Service) Create(ctx context.Context, keyID string, req CreateRequest) (
 	}
 	if len(req.Description) > 500 {
 		return Endpoint{}, "", fault.Errorf(fault.InvalidRequest, "description must be at most 500 characters")
+	}
+	existing, err := s.store.Webhooks(ctx, keyID)
+	if err != nil {
+		return Endpoint{}, "", fmt.Errorf("webhook: create: %w", err)
+	}
+	if len(existing) >= MaxEndpoints {
+		return Endpoint{}, "", fault.Errorf(fault.PlanForbidden, "a key may have at most %d webhook endpoints; delete one first", MaxEndpoints)
 	}
 	key, secret := NewSecret()
 	w := store.Webhook{
