@@ -16,6 +16,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/store/writeback"
+	"github.com/tokenrisk/tokenrisk/internal/watch"
 )
 
 // serve runs the HTTP service until ctx is done, then shuts down
@@ -79,17 +80,31 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 		return err
 	}
 	wl, _ := direct.(store.Watchlist)
+	// The delivery worker stops after the server (deferred later, run
+	// earlier) and before the store closes.
+	hctx, stopHooks := context.WithCancel(ctx)
+	hooks, waitHooks, err := startWebhooks(hctx, cfg, direct, log)
+	if err != nil {
+		stopHooks()
+		return err
+	}
+	defer waitHooks()
+	defer stopHooks()
+	var publisher watch.Publisher = logPublisher{log}
+	if hooks != nil {
+		publisher = webhookPublisher{hooks}
+	}
 	api, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{CacheTTL: keyCacheTTL(cfg.KeyCacheTTL)}),
 		Limiter: backends.limiter, PlanLimiters: backends.planLimiters,
 		Checks:  append(storeChecks(st, storeKind(cfg)), backends.checks...),
-		Metrics: m, Logger: log, Pages: pages, Watchlist: wl,
+		Metrics: m, Logger: log, Pages: pages, Watchlist: wl, Webhooks: hooks,
 	})
 	if err != nil {
 		return err
 	}
 	wctx, stopWatch := context.WithCancel(ctx)
-	waitWatch, err := startWatcher(wctx, cfg, direct, reg, engine, logPublisher{log}, m, log)
+	waitWatch, err := startWatcher(wctx, cfg, direct, reg, engine, publisher, m, log)
 	if err != nil {
 		stopWatch()
 		return err

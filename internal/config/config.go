@@ -4,6 +4,7 @@
 package config
 
 import (
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -60,6 +61,14 @@ type Config struct {
 	// watched token is re-scanned even when its logs are quiet.
 	WatchInterval time.Duration
 	WatchRescan   time.Duration
+	// WebhookAllowHTTP accepts http:// webhook endpoints; WebhookAllowPrivate
+	// accepts endpoints on loopback, private and other internal addresses
+	// and any port (local development).
+	WebhookAllowHTTP    bool
+	WebhookAllowPrivate bool
+	// WebhookSecretKey (base64 of 32 bytes) encrypts webhook signing
+	// secrets in the store; "" stores them unencrypted.
+	WebhookSecretKey string
 
 	LogLevel  string
 	LogFormat string
@@ -187,6 +196,12 @@ var options = []Option{
 		bind: dur(func(c *Config) *time.Duration { return &c.WatchInterval })},
 	{Flag: "watch-rescan-interval", Env: "TOKENRISK_WATCH_RESCAN_INTERVAL", Default: "10m", Usage: "how often every watched token is re-scanned even when its logs are quiet (fee setters announce nothing)", Commands: []string{CmdServe},
 		bind: dur(func(c *Config) *time.Duration { return &c.WatchRescan })},
+	{Flag: "webhook-allow-http", Env: "TOKENRISK_WEBHOOK_ALLOW_HTTP", Default: "false", Usage: "accept http:// webhook endpoints (default: https only)", Commands: []string{CmdServe},
+		bind: boolean(func(c *Config) *bool { return &c.WebhookAllowHTTP })},
+	{Flag: "webhook-allow-private", Env: "TOKENRISK_WEBHOOK_ALLOW_PRIVATE", Default: "false", Usage: "accept webhook endpoints on loopback, private, link-local and metadata addresses and on any port (local development and tests only)", Commands: []string{CmdServe},
+		bind: boolean(func(c *Config) *bool { return &c.WebhookAllowPrivate })},
+	{Flag: "webhook-secret-key", Env: "TOKENRISK_WEBHOOK_SECRET_KEY", Usage: "base64 of 32 random bytes: encrypts webhook signing secrets in the store (AES-256-GCM); unset stores them unencrypted", Commands: []string{CmdServe},
+		bind: str(func(c *Config) *string { return &c.WebhookSecretKey })},
 	{Flag: "log-level", Env: "TOKENRISK_LOG_LEVEL", Default: "info", Usage: "debug, info, warn or error", Commands: []string{CmdServe, CmdDevnet, CmdScan},
 		bind: str(func(c *Config) *string { return &c.LogLevel })},
 	{Flag: "log-format", Env: "TOKENRISK_LOG_FORMAT", Default: "json", Usage: "json or text", Commands: []string{CmdServe, CmdDevnet, CmdScan},
@@ -305,6 +320,11 @@ func (c *Config) validate() error {
 		}
 		if c.DevnetManifest != "" && !c.Devnet {
 			errs = append(errs, errors.New("--devnet-manifest needs --devnet"))
+		}
+		if c.WebhookSecretKey != "" {
+			if _, err := c.WebhookSealKey(); err != nil {
+				errs = append(errs, err)
+			}
 		}
 		if c.WebRate < -1 {
 			errs = append(errs, errors.New("--web-rate must not be negative"))
@@ -435,4 +455,17 @@ func (c *Config) Logger(w io.Writer) *slog.Logger {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// WebhookSealKey returns the decoded --webhook-secret-key (nil when unset).
+func (c *Config) WebhookSealKey() ([]byte, error) {
+	if c.WebhookSecretKey == "" {
+		return nil, nil
+	}
+	key, err := base64.StdEncoding.DecodeString(c.WebhookSecretKey)
+	if err != nil || len(key) != 32 {
+		// The key is a secret: it is not repeated.
+		return nil, errors.New("--webhook-secret-key (TOKENRISK_WEBHOOK_SECRET_KEY) must be the base64 of 32 bytes (e.g. openssl rand -base64 32)")
+	}
+	return key, nil
 }

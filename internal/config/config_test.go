@@ -108,6 +108,8 @@ func TestLoadRejects(t *testing.T) {
 		{"devnet RPC without host", config.CmdServe, []string{"--devnet"}, map[string]string{"TOKENRISK_RPC_DEVNET": "http:///x"}, "no host"},
 		{"bad redis URL", config.CmdServe, nil, map[string]string{"TOKENRISK_REDIS": "http://:SECRETKEY@cache:6379"}, "--redis"},
 		{"bad postgres scheme", config.CmdServe, nil, map[string]string{"TOKENRISK_POSTGRES": "mysql://u:SECRETKEY@db/x"}, "--postgres"},
+		{"short webhook secret key", config.CmdServe, nil, map[string]string{"TOKENRISK_WEBHOOK_SECRET_KEY": "U0VDUkVUS0VZ"}, "--webhook-secret-key"},
+		{"webhook secret key not base64", config.CmdServe, []string{"--webhook-secret-key", "SECRETKEY!"}, nil, "32 bytes"},
 		{"unparsable postgres URL", config.CmdKeysList, nil, map[string]string{"TOKENRISK_POSTGRES": "postgres://u:SECRETKEY@db:port/x"}, "--postgres"},
 	}
 	for _, tt := range tests {
