@@ -127,6 +127,9 @@ type EVMHolderFacts struct {
 	// insider check can run; InsiderCost is what establishing them cost.
 	InsidersRead bool
 	InsiderCost  insider.Cost
+	// InsidersSkipped says why the insider check did not run by design
+	// (a trusted token), "" when it was meant to run.
+	InsidersSkipped string
 }
 
 // EVMHolderBalance is one holder's balance.

@@ -157,7 +157,11 @@ func AnalyseEVMHolders(f *EVMFacts) (scan.Section, []string) {
 	case count < risk.FewHoldersCount:
 		warnings = append(warnings, fmt.Sprintf("holders: at least %d holders found; whether there are fewer than %d is unknown", count, risk.FewHoldersCount))
 	}
-	flags, warnings = insiderFindings(evmInsiders(f), &ev.Insiders, flags, warnings)
+	if h.InsidersSkipped != "" {
+		warnings = append(warnings, "insiders: "+h.InsidersSkipped)
+	} else {
+		flags, warnings = insiderFindings(evmInsiders(f), &ev.Insiders, flags, warnings)
+	}
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
 }
 
@@ -167,7 +171,7 @@ func AnalyseEVMHolders(f *EVMFacts) (scan.Section, []string) {
 func EVMHealthyHolders(f *EVMFacts, holder scan.Section) bool {
 	ev, _ := holder.Evidence.(EVMHolderEvidence)
 	return f.Holders != nil && f.Holders.Complete && holder.Status == scan.Complete && len(holder.Flags) == 0 &&
-		ev.Insiders != nil && ev.Insiders.Conclusive
+		(f.Holders.InsidersSkipped != "" || ev.Insiders != nil && ev.Insiders.Conclusive)
 }
 
 // EVMInsiderHolders is how many top holders the insider check examines

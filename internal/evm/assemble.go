@@ -38,6 +38,8 @@ type collected struct {
 	creatorSource string
 	// slotsFailed says the proxy slots could not be read.
 	slotsFailed bool
+	// trusted is set for a configured trusted token.
+	trusted bool
 }
 
 // assemble runs the analyses over everything collected.
@@ -88,6 +90,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		r.warn("contract: no owner getter, but the code mints or takes balances behind a caller check: the owner is unknown, not renounced")
 	}
 	trusted, _ := ch.IsTrusted(r.token.Hex())
+	c.trusted = trusted.Name != ""
 	cf := &analysis.EVMContractFacts{
 		Trusted:      trusted.Name,
 		Verified:     ex.verified,
@@ -198,7 +201,11 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		if hs.FirstMintTo != nil {
 			hf.FirstMintRecipient = hs.FirstMintTo.Hex()
 		}
-		insiderFacts(hf, hs, c.insiders, s.pools, creator)
+		if trusted.Name != "" {
+			hf.InsidersSkipped = "not checked for a trusted token"
+		} else {
+			insiderFacts(hf, hs, c.insiders, s.pools, creator)
+		}
 		ef.Holders = hf
 	}
 	ef.Deployer = analysis.EVMDeployerFacts{Native: ch.Native, CreatorSource: creatorSource}
@@ -271,6 +278,7 @@ func (r *scanRun) completeness(c collected, sim *analysis.EVMSimulation, hasPool
 	switch {
 	case c.holders == nil || c.accounts != nil && !c.accounts.holdersRead():
 		add(risk.CheckHolders)
+	case c.trusted:
 	case insiders == nil || !insiders.Conclusive:
 		add(risk.CheckInsiders)
 	}

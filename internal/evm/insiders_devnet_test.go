@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/insider"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
@@ -69,6 +70,20 @@ func (b *blockOf) send(to *common.Address, value *big.Int, data []byte) {
 // commit mines the queued transactions into one block and returns it.
 func (b *blockOf) commit() uint64 {
 	b.t.Helper()
+	// The pool takes transactions up in the background: wait until it
+	// holds every one queued, so that they are mined together.
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		n, err := b.dn.Backend().Client().PendingNonceAt(context.Background(), b.from)
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		if n == b.nonce {
+			break
+		}
+		if time.Since(start) > 5*time.Second {
+			b.t.Fatalf("the pool holds %d of %d queued transactions", n, b.nonce)
+		}
+	}
 	b.dn.Commit()
 	var block uint64
 	for _, h := range b.sent {
@@ -339,5 +354,29 @@ func TestInsiderQueryMatchesTheRebuild(t *testing.T) {
 		if w.First == nil || g.First == nil || *w.First != *g.First || w.FirstFrom == nil || g.FirstFrom == nil || *w.FirstFrom != *g.FirstFrom {
 			t.Errorf("%s: first %v from %v, want %v from %v", w.Address, g.First, fmtPtr(g.FirstFrom), w.First, fmtPtr(w.FirstFrom))
 		}
+	}
+}
+
+// TestAdapterInsidersSkipTrustedTokens: a configured trusted token gets no
+// insider query (its holders are exchanges and bridges, its history too
+// long to ask for) and is not degraded for it.
+func TestAdapterInsidersSkipTrustedTokens(t *testing.T) {
+	dn := startAdapterNet(t)
+	token, _, _, _, _, _ := insiderLaunch(t, dn)
+	ch := dn.Chain()
+	ch.Trusted = append(ch.Trusted, chains.NamedAddress{Name: "Test Dollar", Address: token.Hex()})
+	// The window keeps the rebuild partial: an untrusted token would get
+	// the folded query.
+	ad := NewAdapter(devnetRegistry(t, ch), Options{Holders: HolderBudget{MaxBlocks: 3}})
+	r, err := assess(t, ad, token.Hex())
+	if err != nil {
+		t.Fatalf("Assess: %v", err)
+	}
+	hev, _ := r.HolderAnalysis.Evidence.(analysis.EVMHolderEvidence)
+	if hev.Insiders != nil || slices.Contains(r.Unchecked, risk.CheckInsiders) || r.HasFlag(risk.InsiderSupply) {
+		t.Errorf("insiders %+v unchecked %v; want none for a trusted token", hev.Insiders, r.Unchecked)
+	}
+	if !slices.Contains(r.Warnings, "insiders: not checked for a trusted token") {
+		t.Errorf("warnings %q do not say the insider check was skipped", r.Warnings)
 	}
 }

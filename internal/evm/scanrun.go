@@ -222,7 +222,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	if holdersReady {
 		acct = r.accountCalls(topHolders(ho.scan), creator)
 		rt3.add(acct.elems)
-		if iq = newInsiderQuery(r.token, ho.scan, s.pools, latest); iq != nil {
+		if iq = r.insiderQuery(ho.scan, latest); iq != nil {
 			rt3.add(iq.elems)
 		}
 	}
@@ -266,7 +266,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		acct = r.accountCalls(topHolders(ho.scan), creator)
 		var rt4 batchPlan
 		rt4.add(acct.elems)
-		if iq = newInsiderQuery(r.token, ho.scan, s.pools, latest); iq != nil {
+		if iq = r.insiderQuery(ho.scan, latest); iq != nil {
 			rt4.add(iq.elems)
 		}
 		sent := r.send(ctx, "holders", &rt4)
