@@ -347,11 +347,14 @@ func discoverBalance(sb *sandbox, l *Layout) {
 		return new(big.Int).SetBytes(w.Bytes()), err
 	}
 	if _, err := call(); err != nil {
-		l.note("balanceOf reverts on an empty state: %v", err)
-		if cr := evm.AnalyseCode(sb.state.GetCode(sb.token)); cr.MinimalProxyTarget != nil || cr.StorageTargetDelegatecall {
-			l.note("a proxy: its implementation's code is not in the corpus")
+		if !openGetter(sb, l, func() bool { _, err := call(); return err == nil }) {
+			l.note("balanceOf reverts on an empty state: %v", err)
+			if cr := evm.AnalyseCode(sb.state.GetCode(sb.token)); cr.MinimalProxyTarget != nil || cr.StorageTargetDelegatecall {
+				l.note("a proxy: its implementation's code is not in the corpus")
+			}
+			return
 		}
-		return
+		_, _ = call() // trace it again on the opened state
 	}
 	key := common.BytesToHash(balanceProbe.Bytes())
 	var candidates []Mapping
@@ -393,4 +396,39 @@ func discoverBalance(sb *sandbox, l *Layout) {
 		}
 	}
 	l.note("no plain balance mapping: balanceOf hashed %d candidate key(s), none answers the value written", len(candidates))
+}
+
+// maxGetterChanges bounds how many storage words openGetter may set.
+const maxGetterChanges = 2
+
+// openGetter gives a getter that reverts on the empty state the state
+// its constructor left: a flag it checks (initialized, active), often
+// packed above an address in the same word. Each plain word the failing
+// call read (never a mapping entry) is tried with true, or with a true
+// flag in each free byte above what it holds; the first write that lets
+// the getter answer is kept, up to maxGetterChanges writes (a write that
+// does not is undone). It reports whether the getter now answers.
+func openGetter(sb *sandbox, l *Layout, answers func() bool) bool {
+	one := []common.Hash{common.BigToHash(big.NewInt(1))}
+	for range maxGetterChanges {
+		read := distinct(sb.seen.sloads)
+		for _, k := range read {
+			if !plainKey(k) {
+				continue
+			}
+			old := sb.get(k)
+			for _, v := range candidates(old, one) {
+				sb.set(k, v)
+				if answers() {
+					l.note("getter opened: slot %s set to %s", k.Hex(), v.Hex())
+					return true
+				}
+			}
+			sb.set(k, old)
+		}
+		// No single write helped: keep none and stop (a second write
+		// would only guess).
+		return false
+	}
+	return false
 }
