@@ -117,6 +117,11 @@ type WebhookStore interface {
 	Deliveries(ctx context.Context, keyID, webhookID string, limit int) ([]WebhookDelivery, error)
 	// RetryDelivery makes a delivery pending again, due at now.
 	RetryDelivery(ctx context.Context, keyID, webhookID, deliveryID string, now time.Time) error
+	// PruneDeliveries deletes the deliveries created before before that
+	// are no longer pending, with their attempts, then the events created
+	// before it that no delivery refers to; it returns the deliveries
+	// deleted.
+	PruneDeliveries(ctx context.Context, before time.Time) (int64, error)
 }
 
 // ErrDeliveryLeaseLost is returned when a delivery's lease passed to another

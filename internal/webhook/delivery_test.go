@@ -336,3 +336,75 @@ func TestRotateSecret(t *testing.T) {
 		t.Error("the stored secret holds the key in the clear although a sealing key is configured")
 	}
 }
+
+// TestShutdownMidAttemptIsNoFailure: an attempt cut short by shutdown is
+// not logged as the receiver's failure; once its lease ends another
+// worker delivers it.
+func TestShutdownMidAttemptIsNoFailure(t *testing.T) {
+	st := openSQLite(t, filepath.Join(t.TempDir(), "db"))
+	defer st.Close()
+	clk := newClock()
+	ctx, shutdown := context.WithCancel(context.Background())
+	rc := newReceiver(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n == 0 {
+			shutdown()
+			<-r.Context().Done() // the sender hangs up
+		}
+	})
+	s := newService(t, st, clk, nil)
+	ep, _ := create(t, s, "key_a", rc.URL)
+	publish(t, s, "key_a", "evt_1")
+	if _, err := s.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if d := deliveries(t, s, "key_a", ep.ID)[0]; d.State != store.DeliveryPending || len(d.Attempts) != 0 {
+		t.Fatalf("after a shutdown mid-attempt: %+v, want pending with no attempt logged", d)
+	}
+	if ep := endpoint(t, s, "key_a", ep.ID); ep.FailingSince != nil {
+		t.Errorf("the endpoint counts a shutdown as a failure: %+v", ep)
+	}
+	clk.Add(3 * time.Minute) // the lease ends
+	runOnce(t, newService(t, st, clk, nil))
+	if d := deliveries(t, s, "key_a", ep.ID)[0]; d.State != store.DeliverySucceeded {
+		t.Errorf("after the lease: %+v", d)
+	}
+}
+
+// TestPruneKeepsRecentAndPending: the worker's retention drops old
+// finished deliveries only.
+func TestPruneKeepsRecentAndPending(t *testing.T) {
+	st := openSQLite(t, filepath.Join(t.TempDir(), "db"))
+	defer st.Close()
+	clk := newClock()
+	fail := true
+	rc := newReceiver(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		if fail {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	})
+	s := newService(t, st, clk, func(o *webhook.Options) { o.Retention = 24 * time.Hour })
+	ep, _ := create(t, s, "key_a", rc.URL)
+	publish(t, s, "key_a", "evt_retried")
+	runOnce(t, s) // a 500: retried later
+	publish(t, s, "key_a", "evt_done")
+	fail = false
+	clk.Add(time.Minute)
+	runOnce(t, s) // both delivered
+	publish(t, s, "key_a", "evt_stuck")
+	fail = true
+	runOnce(t, s) // evt_stuck fails: pending
+	clk.Add(48 * time.Hour)
+	publish(t, s, "key_a", "evt_new")
+	fail = false
+	n, err := s.Prune(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for _, d := range deliveries(t, s, "key_a", ep.ID) {
+		left = append(left, d.EventID+"/"+d.State)
+	}
+	if n != 2 || strings.Join(left, " ") != "evt_new/pending evt_stuck/pending" {
+		t.Errorf("pruned %d, left %v; want the two delivered ones pruned, evt_stuck (pending) and evt_new kept", n, left)
+	}
+}

@@ -85,6 +85,9 @@ type Options struct {
 	// Poll is how often the worker looks for due deliveries when idle
 	// (default 1 s); Publish wakes it at once.
 	Poll time.Duration
+	// Retention is how long finished deliveries, their attempts and their
+	// events are kept (default 30 days); the worker prunes hourly.
+	Retention time.Duration
 	// Owner names this instance in leases (default random).
 	Owner string
 	// Transport replaces the guarded transport (tests of the guard must
@@ -147,6 +150,9 @@ func New(o Options) (*Service, error) {
 	}
 	if o.Poll <= 0 {
 		o.Poll = time.Second
+	}
+	if o.Retention <= 0 {
+		o.Retention = 30 * 24 * time.Hour
 	}
 	if o.Owner == "" {
 		o.Owner = "wrk_" + ulid.Make().String()

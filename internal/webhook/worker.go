@@ -21,12 +21,19 @@ import (
 func (s *Service) Run(ctx context.Context) error {
 	t := time.NewTimer(0)
 	defer t.Stop()
+	var pruned time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
 		case <-s.wake:
+		}
+		if now := s.now(); now.Sub(pruned) >= time.Hour {
+			pruned = now
+			if _, err := s.Prune(ctx); err != nil && ctx.Err() == nil {
+				s.log.WarnContext(ctx, "webhook worker: prune failed", "err", err)
+			}
 		}
 		n, err := s.RunOnce(ctx)
 		if err != nil && ctx.Err() == nil {
@@ -44,6 +51,17 @@ func (s *Service) Run(ctx context.Context) error {
 		}
 		t.Reset(next)
 	}
+}
+
+// Prune deletes deliveries finished more than Retention ago, their
+// attempts and their events, and returns how many deliveries went. An
+// event id pruned may be published again.
+func (s *Service) Prune(ctx context.Context) (int64, error) {
+	n, err := s.store.PruneDeliveries(ctx, s.now().Add(-s.opts.Retention))
+	if err != nil {
+		return 0, fmt.Errorf("webhook: prune: %w", err)
+	}
+	return n, nil
 }
 
 // RunOnce claims one batch of due deliveries, attempts each and records
@@ -73,6 +91,11 @@ func (s *Service) RunOnce(ctx context.Context) (int, error) {
 // deliver makes one attempt of c and records it.
 func (s *Service) deliver(ctx context.Context, c store.ClaimedDelivery) {
 	a, out := s.attempt(ctx, c)
+	if ctx.Err() != nil && out.State != store.DeliverySucceeded {
+		// Shutting down cut the attempt short: that is no failure of the
+		// receiver. The lease runs out and an instance tries it again.
+		return
+	}
 	// Recording must outlive a shutdown that cancelled the attempt, or
 	// the delivery would wait for its lease to end.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)

@@ -279,3 +279,23 @@ func (s *Store) RetryDelivery(ctx context.Context, keyID, webhookID, deliveryID 
 	return s.execOne(ctx, "retry delivery "+deliveryID, `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = $1
 		WHERE id = $2 AND webhook_id = $3 AND key_id = $4`, now, deliveryID, webhookID, keyID)
 }
+
+// PruneDeliveries deletes finished deliveries created before before and
+// the events left without deliveries.
+func (s *Store) PruneDeliveries(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM webhook_deliveries WHERE created_at < $1 AND state <> 'pending'`, before)
+		if err != nil {
+			return err
+		}
+		n = tag.RowsAffected()
+		_, err = tx.Exec(ctx, `DELETE FROM webhook_events e WHERE e.created_at < $1 AND NOT EXISTS
+			(SELECT 1 FROM webhook_deliveries d WHERE d.key_id = e.key_id AND d.event_id = e.id)`, before)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("postgres: prune deliveries: %w", err)
+	}
+	return n, nil
+}

@@ -389,3 +389,30 @@ func (s *Store) RetryDelivery(ctx context.Context, keyID, webhookID, deliveryID 
 	}
 	return err
 }
+
+// PruneDeliveries deletes finished deliveries created before before and
+// the events left without deliveries.
+func (s *Store) PruneDeliveries(ctx context.Context, before time.Time) (int64, error) {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: prune deliveries: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	res, err := tx.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE created_at < ? AND state <> 'pending'`, before.UnixMicro())
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: prune deliveries: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: prune deliveries: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM webhook_events WHERE created_at < ? AND NOT EXISTS
+		(SELECT 1 FROM webhook_deliveries d WHERE d.key_id = webhook_events.key_id AND d.event_id = webhook_events.id)`,
+		before.UnixMicro()); err != nil {
+		return 0, fmt.Errorf("sqlite: prune events: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("sqlite: prune deliveries: %w", err)
+	}
+	return n, nil
+}

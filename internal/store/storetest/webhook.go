@@ -24,6 +24,7 @@ var webhookTests = []struct {
 	{"ClaimLeasesAndRecords", testClaimLeases},
 	{"AttemptsFailureDisableRetry", testAttempts},
 	{"ConcurrentClaimsDeliverOnce", testConcurrentClaims},
+	{"PruneFinishedDeliveries", testPrune},
 }
 
 func webhookStore(t *testing.T, s store.Store) store.WebhookStore {
@@ -376,5 +377,59 @@ func testConcurrentClaims(t *testing.T, s store.WebhookStore) {
 	}
 	if len(claimed) != 2*events {
 		t.Errorf("claimed %d deliveries, want %d", len(claimed), 2*events)
+	}
+}
+
+// testPrune: finished deliveries older than the cut go with their
+// attempts and orphaned events; pending ones, newer ones and events still
+// referred to stay; a pruned event id may be enqueued again.
+func testPrune(t *testing.T, s store.WebhookStore) {
+	ctx := context.Background()
+	createWebhooks(t, s, newWebhook("whk_a", "key_a", "*"), newWebhook("whk_b", "key_a", "token.owner_changed"))
+	old, recent := t0, t0.Add(48*time.Hour)
+	enqueue(t, s, "key_a", event("msg_done", "token.risk_changed", old), "")      // whk_a only
+	enqueue(t, s, "key_a", event("msg_half", "token.owner_changed", old), "")     // whk_a and whk_b
+	enqueue(t, s, "key_a", event("msg_pending", "token.risk_changed", old), "")   // stays pending
+	enqueue(t, s, "key_a", event("msg_recent", "token.risk_changed", recent), "") // finished, but recent
+	finish := func(eventID, webhookID string) {
+		t.Helper()
+		for _, c := range claim(t, s, "w", recent, 100) {
+			state := store.DeliveryPending
+			if c.Event.ID == eventID && c.WebhookID == webhookID {
+				state = store.DeliverySucceeded
+			}
+			if err := s.RecordAttempt(ctx, "w", store.WebhookAttempt{DeliveryID: c.ID, At: recent, StatusCode: 200},
+				store.AttemptOutcome{State: state, NextAttemptAt: recent, Success: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	finish("msg_done", "whk_a")
+	finish("msg_half", "whk_a")
+	finish("msg_recent", "whk_a")
+	n, err := s.PruneDeliveries(ctx, old.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Errorf("pruned %d deliveries, want 2 (msg_done and msg_half to whk_a)", n)
+	}
+	var left []string
+	for _, w := range []string{"whk_a", "whk_b"} {
+		for _, d := range deliveriesOf(t, s, "key_a", w) {
+			left = append(left, w+"/"+d.Event.ID)
+		}
+	}
+	slices.Sort(left)
+	want := []string{"whk_a/msg_pending", "whk_a/msg_recent", "whk_b/msg_half"}
+	if !slices.Equal(left, want) {
+		t.Errorf("left %v, want %v", left, want)
+	}
+	// msg_done's event is gone, so its id is new again; msg_half's stays.
+	if n := enqueue(t, s, "key_a", event("msg_done", "token.risk_changed", recent), ""); n != 1 {
+		t.Errorf("re-enqueue of a pruned event: %d deliveries, want 1", n)
+	}
+	if n := enqueue(t, s, "key_a", event("msg_half", "token.owner_changed", recent), ""); n != 0 {
+		t.Errorf("re-enqueue of an event still referred to: %d deliveries, want 0", n)
 	}
 }
