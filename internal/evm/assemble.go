@@ -267,16 +267,25 @@ func (r *scanRun) completeness(c collected, sim *analysis.EVMSimulation, hasPool
 	if c.slotsFailed || c.proxy != nil && !c.implKnown {
 		add(risk.CheckProxy)
 	}
-	if hasPool && (sim == nil || sim.CanBuy == nil || *sim.CanBuy && sim.CanSell == nil) {
+	simMissing := hasPool && (sim == nil || sim.CanBuy == nil || *sim.CanBuy && sim.CanSell == nil)
+	if simMissing {
 		add(risk.CheckSimulation)
 	}
-	if c.probe == nil || !c.probe.Complete {
+	holdersMissing := c.holders == nil || c.accounts != nil && !c.accounts.holdersRead()
+	// A probe victim that could not be given tokens shows no seizing or
+	// transfer-blocking power. When the holders, the owner and pools, or
+	// the swap the tokens come from could not be read, that is the node's
+	// doing and those probes did not run; when all were read and every
+	// way to the victim was refused, the token refused (a fact, kept as a
+	// warning) and the check ran.
+	unfunded := c.probe != nil && !c.probe.Funded && (holdersMissing || c.lens == nil || simMissing)
+	if c.probe == nil || !c.probe.Complete || unfunded {
 		add(risk.CheckPrivilegeProbes)
 	}
 	// The insider check stands on the holder list: without it, holders
 	// already says what is missing.
 	switch {
-	case c.holders == nil || c.accounts != nil && !c.accounts.holdersRead():
+	case holdersMissing:
 		add(risk.CheckHolders)
 	case c.trusted:
 	case insiders == nil || !insiders.Conclusive:
