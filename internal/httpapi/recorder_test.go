@@ -240,8 +240,9 @@ func TestRecorderLoneScanDoesNotWait(t *testing.T) {
 	failed() // calling it twice counts once
 	saved := make(chan error, 1)
 	go func() {
-		defer done()
-		saved <- r.save(context.Background(), store.Scan{ID: "scn_lone", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+		err := r.save(context.Background(), store.Scan{ID: "scn_lone", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+		done() // before the answer is read: the count below checks it
+		saved <- err
 	}()
 	select {
 	case err := <-saved:
