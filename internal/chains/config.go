@@ -36,10 +36,14 @@ type Chain struct {
 	RPC     []string `json:"rpc"`
 	// Multicall3 is the Multicall3 address where deployed (EVM); empty
 	// means the engine injects its own lens by state override.
-	Multicall3    string         `json:"multicall3,omitempty"`
-	DEXes         []DEX          `json:"dexes"`
-	QuoteTokens   []QuoteToken   `json:"quote_tokens"`
-	Lockers       []NamedAddress `json:"lockers,omitempty"`
+	Multicall3  string         `json:"multicall3,omitempty"`
+	DEXes       []DEX          `json:"dexes"`
+	QuoteTokens []QuoteToken   `json:"quote_tokens"`
+	Lockers     []NamedAddress `json:"lockers,omitempty"`
+	// LockPrograms are programs that lock tokens on a schedule (Solana:
+	// kind "streamflow"); tokens in their escrows count as locked until
+	// released.
+	LockPrograms  []LockProgram  `json:"lock_programs,omitempty"`
 	BurnAddresses []string       `json:"burn_addresses,omitempty"`
 	Exchanges     []NamedAddress `json:"exchanges,omitempty"`
 	Trusted       []NamedAddress `json:"trusted_tokens,omitempty"`
@@ -84,6 +88,13 @@ type QuoteToken struct {
 }
 
 // NamedAddress is an address with a human name.
+// LockProgram is a token-locking program and the layout it keeps.
+type LockProgram struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Program string `json:"program"`
+}
+
 type NamedAddress struct {
 	Name    string `json:"name"`
 	Address string `json:"address"`

@@ -138,6 +138,8 @@ type chainConfig struct {
 	wsol, usdc      *PublicKey
 	burns           []string
 	chain           chains.Chain
+	// streamflow is the Streamflow program, when configured.
+	streamflow *PublicKey
 }
 
 type dexConfig struct {
@@ -177,6 +179,16 @@ func newChainConfig(c chains.Chain) (*chainConfig, error) {
 			continue
 		}
 		cfg.dexes = append(cfg.dexes, dexConfig{name: d.Name, kind: kind, program: prog})
+	}
+	for _, l := range c.LockPrograms {
+		if l.Kind != "streamflow" {
+			continue // a kind this engine cannot read: its escrows stay unknown holders
+		}
+		k, err := ParsePublicKey(l.Program)
+		if err != nil {
+			return nil, fmt.Errorf("lock program %s: %w", l.Name, err)
+		}
+		cfg.streamflow = &k
 	}
 	for _, q := range c.QuoteTokens {
 		k, err := ParsePublicKey(q.Address)

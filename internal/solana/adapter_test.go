@@ -450,8 +450,9 @@ func TestAssessUpstreamHook(t *testing.T) {
 	}
 	// getProgramAccounts: 8 DEXes x 2 mint positions, the DBC's and the
 	// LaunchLab's base position, the SOL/USDC price pools, and the CPMM
-	// pool's LP holders under both token programs.
-	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 21, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
+	// pool's LP holders under both token programs and its LP's lock
+	// streams.
+	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 22, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
 		if counts[method] != want {
 			t.Errorf("%s counted %d times, want %d", method, counts[method], want)
 		}

@@ -33,14 +33,14 @@ func TestScanBudget(t *testing.T) {
 			srv := newServer(t)
 			addPumpHolders(t, srv)
 			return srv, solana.Options{}
-		}, pumpMint, 3 + 4, 27 + 7, 21},
+		}, pumpMint, 3 + 4, 28 + 7, 22},
 		{"mint on a DAMM v1 pool", func(t *testing.T) (*solanatest.Server, solana.Options) {
 			return dammV1Server(t), solana.Options{Now: now}
-		}, msolMint, 4, 27, 21},
+		}, msolMint, 4, 28, 22},
 		{"mint on a DAMM v1 pool, pools from the index", func(t *testing.T) (*solanatest.Server, solana.Options) {
 			idx := fakeIndex(t, http.StatusOK, map[string][]string{msolMint: {dammV1Pool}})
 			return dammV1Server(t), solana.Options{Now: now, PoolIndex: idx}
-		}, msolMint, 4, 10, 3},
+		}, msolMint, 4, 11, 4},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, opts := tt.setup(t)

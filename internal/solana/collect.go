@@ -87,6 +87,34 @@ type foundPool struct {
 type lpListing struct {
 	spl, t22         []programAccount
 	splCall, t22Call *Call
+	// streams are the lock streams of the LP mint (nil call when no
+	// lock program is configured).
+	streams    []programAccount
+	streamCall *Call
+}
+
+// locks decodes the lock streams listed, keyed by escrow account; an
+// error when the search failed.
+func (l *lpListing) locks(lpMint PublicKey) (map[PublicKey]*StreamLock, error) {
+	if l.streamCall == nil {
+		return nil, nil
+	}
+	if l.streamCall.Err != nil {
+		return nil, l.streamCall.Err
+	}
+	out := map[PublicKey]*StreamLock{}
+	for _, pa := range l.streams {
+		acc, err := pa.Account.decode()
+		if err != nil {
+			return nil, fmt.Errorf("lock stream %s: %w", pa.Pubkey, err)
+		}
+		s, err := DecodeStreamflowContract(acc.Data)
+		if err != nil || s.Mint != lpMint {
+			continue // not a stream of this mint: its escrow stays unknown
+		}
+		out[s.Escrow] = s
+	}
+	return out, nil
 }
 
 // accounts returns the LP token accounts listed, or an error when either
@@ -623,6 +651,11 @@ func (c *collector) roundTrip3(ctx context.Context) {
 		l.t22Call = tokenAccountsOfMintCall(c.cfg.token2022, *p.state.LPMint, false, &l.t22)
 		listings[p.address] = l
 		calls = append(calls, l.splCall, l.t22Call)
+		if sf := c.cfg.streamflow; sf != nil {
+			lp := *p.state.LPMint
+			l.streamCall = programAccountsCall(*sf, streamflowContractSize, []memcmp{{streamflowMintOffset, lp[:]}}, &l.streams)
+			calls = append(calls, l.streamCall)
+		}
 	}
 	// Position pools (quote-token pools first): their position accounts.
 	posListings := map[PublicKey]*positionListing{}
@@ -1001,6 +1034,7 @@ func (c *collector) lpShares(pf *analysis.SolanaPool, p foundPool, lm *Mint, lis
 		return
 	}
 	var holders []lpAccount
+	var streams map[PublicKey]*StreamLock
 	listed := false
 	switch {
 	case listing == nil:
@@ -1015,8 +1049,20 @@ func (c *collector) lpShares(pf *analysis.SolanaPool, p foundPool, lm *Mint, lis
 		} else {
 			listed = true
 		}
+		if streams, err = listing.locks(*p.state.LPMint); err != nil {
+			// Escrows then stay unknown holders: never counted locked.
+			f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: lock streams of its LP could not be searched: %s", p.dex, p.address, describe(err)))
+		}
 	}
-	sh := lpSplit(issued, lm.Supply, holders, listed, c.cfg.burns, c.facts.Lockers, p.state.Creator, p.state.LPLocked)
+	now := time.Now
+	if c.now != nil {
+		now = c.now
+	}
+	sh := lpSplit(lpSplitInput{
+		issued: issued, supply: lm.Supply, holders: holders, listed: listed,
+		burns: c.cfg.burns, lockers: c.facts.Lockers, creator: p.state.Creator,
+		escrowed: p.state.LPLocked, streams: streams, now: now().Unix(),
+	})
 	pf.LPBurnedPct = &sh.burned
 	pf.LPLockedPct, pf.LPUnlockedPct, pf.LPUnknownPct = sh.locked, sh.unlocked, sh.unknown
 	pf.LPHolders = sh.holders

@@ -73,8 +73,8 @@ func TestAssessPoolIndex(t *testing.T) {
 	}
 	// Only the SOL/USDC price pools are searched (the Whirlpool program is
 	// not refused here: it is not a DEX of the mint's pool).
-	if n := srv.Calls("getProgramAccounts"); n != 1+2 {
-		t.Errorf("getProgramAccounts = %d, want the price pools and the LP holders under both token programs", n)
+	if n := srv.Calls("getProgramAccounts"); n != 1+2+1 {
+		t.Errorf("getProgramAccounts = %d, want the price pools, the LP holders under both token programs and the LP's lock streams", n)
 	}
 	if n := srv.Requests(); n != 4 {
 		t.Errorf("HTTP requests = %d, want 4 (the index costs none)", n)

@@ -382,7 +382,7 @@ func FuzzDecodeMeteoraLaunchPools(f *testing.F) {
 	for _, s := range []struct{ dir, key string }{{dammV1Dir, dammV1Pool}, {dammV1Dir, dammV1VaultSOL}, {dammV1Dir, dammV1VaultMSOL}, {launchLabDir, launchLabPool}, {"damm_v2", "5bYLydDXt1K5zroychcbrVbhGRUpheXdq5w41uccazPB"}, {"clmm", "4GkPbQ8V5ti1Y5jTzwACbSbVZQAhY7VJc5oi43Z7U4U3"}, {"whirlpool", "8DWSUfcDBokqkt4327zg2QtX3zixp8DGbVzrVqGPeoqG"}, {"dlmm", dlmmBinArray0}} {
 		data, _ := fixtureAt(f, s.dir, s.key)
 		f.Add(data, int64(1719240000))
-		for _, n := range []int{0, 8, 17, 215, 216, 280, 281, 10135, 10136, 407, 408, 428, 429, 874, 875, 917, 1226, 1227} {
+		for _, n := range []int{0, 8, 17, 215, 216, 280, 281, 1103, 1104, 10135, 10136, 407, 408, 428, 429, 874, 875, 917, 1226, 1227} {
 			if n <= len(data) {
 				f.Add(data[:n], int64(n))
 			}
@@ -390,6 +390,8 @@ func FuzzDecodeMeteoraLaunchPools(f *testing.F) {
 	}
 	// A SYNTHETIC DLMM position (no real one was found).
 	f.Add(dlmmPosition("7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU", -1, []*big.Int{big.NewInt(1), big.NewInt(0), big.NewInt(2)}, 5), int64(0))
+	// A SYNTHETIC Streamflow stream (no real one was found).
+	f.Add(streamflowStream{mint: cpmmLPMint, escrow: cpmmLPMint, recipient: whale, deposited: 1000, start: 1, cliff: 5, cliffAmount: 10, period: 3, per: 7, end: 500}.bytes(), int64(100))
 	f.Fuzz(func(t *testing.T, data []byte, now int64) {
 		if p, err := solana.DecodeMeteoraDAMMv1(data); err == nil {
 			if p.DynamicVaults == nil || p.LPMint == nil {
@@ -437,6 +439,11 @@ func FuzzDecodeMeteoraLaunchPools(f *testing.F) {
 				if b.Supply == nil || b.Supply.Sign() < 0 {
 					t.Fatalf("bin %+v", b)
 				}
+			}
+		}
+		if st, err := solana.DecodeStreamflowContract(data); err == nil {
+			if u, l := st.Unlocked(now), st.LockedAt(now); u > st.Deposited || l > st.Deposited || (l > 0 && l+u != st.Deposited) {
+				t.Fatalf("stream %+v at %d: unlocked %d locked %d", st, now, u, l)
 			}
 		}
 		if ct, err := solana.DecodeLaunchLabConfigCurve(data); err == nil && ct != data[16] {

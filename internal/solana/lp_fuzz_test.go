@@ -29,7 +29,7 @@ func FuzzLPSplit(f *testing.F) {
 		for i := 0; i+40 <= len(raw); i += 40 {
 			holders = append(holders, lpAccount{owner: PublicKey(raw[i : i+32]), amount: binary.LittleEndian.Uint64(raw[i+32:])})
 		}
-		sh := lpSplit(issued, supply, holders, listed, []string{burn}, map[string]string{locker: "Raydium"}, nil, escrowed)
+		sh := lpSplit(lpSplitInput{issued: issued, supply: supply, holders: holders, listed: listed, burns: []string{burn}, lockers: map[string]string{locker: "Raydium"}, escrowed: escrowed})
 		sum := sh.burned
 		for _, p := range []*float64{sh.locked, sh.unlocked, sh.unknown} {
 			if p != nil {
