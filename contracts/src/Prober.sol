@@ -41,6 +41,12 @@ contract Prober {
         // groups[i] != 0 ties consecutive calls into a ladder: once one
         // call of a group went through, the rest of it are skipped.
         uint256[] groups;
+        // stock[i]: the call runs once the token contract itself holds
+        // tokens (half the victim's, given before the first such call and
+        // kept): it tests whether a caller can take what the contract
+        // holds. These calls come last; they are measured against a
+        // second baseline taken after the gift.
+        bool[] stock;
     }
 
     struct Outcome {
@@ -68,8 +74,9 @@ contract Prober {
     address private constant VICTIM = address(uint160(uint256(keccak256("tokenrisk.probe.victim"))));
     // Argument placeholders (Go: evm.placeholder): a call data word whose
     // high 28 bytes are these is replaced, after the victim is funded, by
-    // the total supply (code 1), a tenth of it (2), this address (3), or
-    // the balance of watch[code - 0x100].
+    // the total supply (code 1), a tenth of it (2), this address (3), the
+    // token contract's own balance (4), or the balance of
+    // watch[code - 0x100].
     bytes28 private constant PLACEHOLDER = bytes28(keccak256("tokenrisk.prober.placeholder"));
 
     /// @notice Funds the victim from the first donor that can pay, measures
@@ -90,15 +97,32 @@ contract Prober {
         _watch = plan.watch;
         _run = Target(token, victim, sink, pool, gasPerCall);
         base = _isolatedMeasure();
-        outs = new Outcome[](calls.length);
+        outs = _runCalls(calls, plan, base);
+    }
+
+    /// @dev The candidate calls, each in its own reverted frame; the
+    /// stock calls (last) after the token contract is given tokens. One
+    /// more outcome than calls: the last holds the baseline the stock
+    /// calls are measured against (incomplete when there were none).
+    function _runCalls(bytes[] calldata calls, Plan calldata plan, Measure memory base)
+        private
+        returns (Outcome[] memory outs)
+    {
+        outs = new Outcome[](calls.length + 1);
+        Measure memory stockBase;
         uint256 doneGroup;
+        bool stocked;
         for (uint256 i = 0; i < calls.length; i++) {
             // Keep enough gas to return what was measured; the rest stay
             // incomplete.
             if (gasleft() < 4_000_000) break;
             uint256 group = i < plan.groups.length ? plan.groups[i] : 0;
             if (group != 0 && group == doneGroup) continue;
-            bytes memory data = _fill(calls[i], base);
+            if (!stocked && i < plan.stock.length && plan.stock[i]) {
+                stocked = true;
+                stockBase = _stockUp();
+            }
+            bytes memory data = _fill(calls[i], stocked ? stockBase : base);
             try this.probeAndRevert(data) {}
             catch (bytes memory ret) {
                 if (ret.length >= 32 * 4 && abi.decode(ret, (bytes32)) == MAGIC) {
@@ -109,6 +133,16 @@ contract Prober {
                 }
             }
         }
+        if (stocked) outs[calls.length] = Outcome(true, true, 0, "", stockBase);
+    }
+
+    /// @dev Gives the token contract half the victim's tokens (kept for
+    /// the rest of the run) and measures again.
+    function _stockUp() private returns (Measure memory) {
+        Target memory t = _run;
+        uint256 bal = _balance(t.token, t.victim);
+        if (bal > 1) Prober(payable(t.victim)).send(t.token, t.token, bal / 2);
+        return _isolatedMeasure();
     }
 
     // The current run's parameters (reverted with everything else: run()
@@ -138,6 +172,7 @@ contract Prober {
             if (code == 1) v = base.totalSupply;
             else if (code == 2) v = base.totalSupply / 10;
             else if (code == 3) v = uint256(uint160(address(this)));
+            else if (code == 4) v = base.tokenBalance;
             else if (code >= 0x100 && code - 0x100 < base.balances.length) v = base.balances[code - 0x100];
             assembly {
                 mstore(add(add(data, 32), off), v)

@@ -175,3 +175,25 @@ func TestRatedIssueIsAMint(t *testing.T) {
 		t.Errorf("an issue at a fixed rate raised %s: %s", f.Code, f.Detail)
 	}
 }
+
+// TestProbesTakeTheContractsOwnTokens: a "recover any token" function
+// that also accepts the token's own address hands the owner the tokens
+// holders sent to the contract: proven once the contract holds tokens and
+// the function is called with the token's address and the contract's
+// balance. The same function refusing the token's own address proves
+// nothing.
+func TestProbesTakeTheContractsOwnTokens(t *testing.T) {
+	_, flags := probePowerToken(t, "StockToken.bin")
+	f := flagOf(flags, risk.OwnerCanSeize)
+	if f == nil {
+		t.Fatal("no OWNER_CAN_SEIZE flag for a recover function that takes the contract's own tokens")
+	}
+	if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, "token contract's own holdings") {
+		t.Errorf("seizure evidence %q from %q, want a probe of the contract's holdings", f.Evidence, f.Source)
+	}
+
+	_, flags = probePowerToken(t, "ForeignOnlyStockToken.bin")
+	if f := flagOf(flags, risk.OwnerCanSeize); f != nil {
+		t.Errorf("a recover function refusing the token's own address raised %s: %s", f.Code, f.Detail)
+	}
+}

@@ -256,6 +256,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 	type plan struct {
 		Watch  []common.Address
 		Groups []*big.Int
+		Stock  []bool
 	}
 	for ci, c := range callers {
 		ov := StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}}
@@ -266,10 +267,11 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		for start := 0; start < len(mine); start += probesPerCall {
 			part := mine[start:min(start+probesPerCall, len(mine))]
 			data := make([][]byte, len(part))
-			pl := plan{Watch: sc.watch, Groups: make([]*big.Int, len(part))}
+			pl := plan{Watch: sc.watch, Groups: make([]*big.Int, len(part)), Stock: make([]bool, len(part))}
 			for i, p := range part {
 				data[i] = p.data
 				pl.Groups[i] = big.NewInt(int64(p.group))
+				pl.Stock[i] = p.stock
 			}
 			input, err := prober.ABI.Pack("run", req.Token, ProbeVictim, ProbeSink, req.Pool, donors, fund,
 				new(big.Int).SetUint64(gasPerCall), data, pl)
@@ -306,8 +308,18 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 			if funder != (common.Address{}) {
 				facts.Funded = true
 			}
+			// One more outcome than calls: the baseline of the stock
+			// calls, measured once the token contract held tokens.
+			var stockBase *proberMeasure
+			if len(outs) > len(ch.calls) && outs[len(ch.calls)].Complete {
+				stockBase = &outs[len(ch.calls)].M
+			}
 			for i, o := range outs {
-				if i < len(ch.calls) {
+				switch {
+				case i >= len(ch.calls):
+				case ch.calls[i].stock && stockBase != nil:
+					v.observe(c, ch.calls[i], *stockBase, o)
+				case !ch.calls[i].stock:
 					v.observe(c, ch.calls[i], base, o)
 				}
 			}
@@ -670,6 +682,27 @@ func balanceDeltas(base, m proberMeasure, c probeCaller, sc scene) (credit, debi
 	return credit, debit, seized, from
 }
 
+// stockTaken is how many of the tokens the token contract held a stock
+// call took out (nil: none beyond rounding, or a swap with the pool that
+// paid for them).
+func stockTaken(p probeCall, base, m proberMeasure, sc scene) *big.Int {
+	if !p.stock || base.TokenBalance == nil || m.TokenBalance == nil || base.TokenBalance.Sign() == 0 {
+		return nil
+	}
+	drop := new(big.Int).Sub(base.TokenBalance, m.TokenBalance)
+	tol := new(big.Int)
+	if base.TotalSupply != nil {
+		tol.Div(base.TotalSupply, big.NewInt(10_000_000))
+	}
+	if drop.Cmp(tol) <= 0 {
+		return nil
+	}
+	if sc.pool != (common.Address{}) && base.PoolOther != nil && m.PoolOther != nil && m.PoolOther.Cmp(base.PoolOther) < 0 {
+		return nil // the pool paid out its other token: the contract sold (a swap-back), it did not give
+	}
+	return drop
+}
+
 // classify names what a call changed.
 func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []effect {
 	var out []effect
@@ -706,6 +739,10 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 			who = "the pool"
 		}
 		out = append(out, effect{capability: CapSeize, what: who + " lost " + seized.String() + " tokens without any allowance (" + from.Hex() + ")"})
+	}
+	if taken := stockTaken(p, base, m, sc); taken != nil {
+		out = append(out, effect{capability: CapSeize, what: "the token contract's own holdings fell by " + taken.String() +
+			" (tokens holders had sent it), and no trade with the pool paid for them"})
 	}
 	if base.OwnerOk && m.OwnerOk && m.Owner != base.Owner && m.Owner == c.addr && c.role != RoleOwner {
 		out = append(out, effect{capability: CapOwnershipReclaim, what: "owner() became the caller"})

@@ -42,6 +42,10 @@ type probeCall struct {
 	// it cannot show what the function does to balances even when it
 	// goes through.
 	inert bool
+	// stock: the call runs after the token contract was given tokens
+	// (Prober Plan.stock), to show whether the caller can take what the
+	// contract holds; stock calls come last.
+	stock bool
 }
 
 // placeholderPrefix opens a call data word the Prober replaces (Prober.sol
@@ -52,6 +56,7 @@ const (
 	fillSupply      = 1
 	fillSupplyTenth = 2
 	fillCaller      = 3
+	fillStock       = 4     // the token contract's own balance
 	fillBalance     = 0x100 // + index in the watch list
 )
 
@@ -68,13 +73,14 @@ var feeLadder = []int64{10000, 5000, 2500, 1000, 500, 100, 50, 25, 20, 15, 10, 5
 // scene is who the probes watch: the victim, top holders, the pool, the
 // creator and the callers, in the order the Prober reports their balances.
 type scene struct {
+	token  common.Address
 	watch  []common.Address
 	holder common.Address // the third party whose tokens the probes try to take
 	pool   common.Address
 }
 
 func newScene(req ProbeRequest, callers []probeCaller) scene {
-	sc := scene{pool: req.Pool}
+	sc := scene{token: req.Token, pool: req.Pool}
 	seen := map[common.Address]bool{req.Token: true, {}: true}
 	add := func(a common.Address) {
 		if !seen[a] && !isBurn(a) && len(sc.watch) < 12 {
@@ -304,7 +310,29 @@ func buildProbeCalls(code CodeReport, maxSelectors int, sc scene) []probeCall {
 			}
 		}
 	}
-	return calls
+	return append(calls, stockCalls(code, sels, sc)...)
+}
+
+// stockCalls test whether a caller can take the tokens the token contract
+// itself holds (tokens holders sent or sold to it): each function the
+// code shows moving the contract's own balance, or calling an address an
+// argument chooses, after a check of the caller, is called once the
+// contract holds tokens, with the token's own address and the contract's
+// balance for arguments.
+func stockCalls(code CodeReport, sels []Selector, sc scene) []probeCall {
+	p := argPattern{name: "token, token's own balance", first: addressWord(sc.token), rest: placeholder(fillCaller),
+		number: placeholder(fillStock), small: numWord(100), flag: true}
+	var out []probeCall
+	for _, s := range sels {
+		m, ok := code.Methods.Lookup(s)
+		if !ok || !m.StockOut {
+			continue
+		}
+		label := functionName(s)
+		out = append(out, probeCall{sel: s, data: append(s.bytes(), encodeArgs(m.Args, p)...),
+			label: label + " " + describe(m.Args, p.name), victimArg: hasKind(m.Args, method.Address), full: true, stock: true})
+	}
+	return out
 }
 
 // readOnly reports whether the code shows a selector never writes

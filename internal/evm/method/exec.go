@@ -34,6 +34,7 @@ const (
 	opShr            = 0x1c
 	opSar            = 0x1d
 	opKeccak         = 0x20
+	opAddress        = 0x30
 	opOrigin         = 0x32
 	opCaller         = 0x33
 	opCallvalue      = 0x34
@@ -183,6 +184,52 @@ type program struct {
 	// pushes are the constants PUSH instructions push, by pc (values are
 	// never mutated, so every path shares them).
 	pushes map[int]*value
+	// balance are the balance mapping's slots: a test of the caller's own
+	// balance is not an access check.
+	balance map[uint256.Int]bool
+}
+
+// accessCheck reports whether a branch condition that depends on
+// msg.sender tests it against stored state (an owner, an admin mapping)
+// or an address in the code, rather than the caller's own balance.
+func (pr *program) accessCheck(cond *value) bool {
+	var caller, plain, role bool
+	var walk func(v *value, depth int)
+	walk = func(v *value, depth int) {
+		if v == nil || depth == 0 {
+			return
+		}
+		switch v.op {
+		case opCall, 0xf2, opDelegatecall, opStaticcall:
+			return // a call's success flag (a payment to the caller) checks nobody
+		case opCaller, opOrigin:
+			if len(v.args) == 0 {
+				caller = true
+			}
+			return
+		case opSload:
+			if len(v.args) != 1 {
+				return
+			}
+			key := v.args[0]
+			if k, slot, ok := key.mappingKey(); ok && pr.balance[*slot] && k.onlyCaller() {
+				return // the caller's own balance
+			}
+			if key.argMask == 0 {
+				if key.taint&taintCaller != 0 {
+					role = true // a mapping keyed by the caller alone
+				} else {
+					plain = true
+				}
+			}
+			return
+		}
+		for _, a := range v.args {
+			walk(a, depth-1)
+		}
+	}
+	walk(cond, 12)
+	return role || (caller && (plain || cond.hasAddressConst(6)))
 }
 
 func newProgram(code []byte) *program {
@@ -335,7 +382,7 @@ func (pr *program) step(p *path, selWord *uint256.Int, obs observer) (*path, end
 		// A branch on msg.sender against stored state is an access check
 		// (an owner, an admin mapping), not an allowance (its key holds
 		// an argument).
-		if cond.taint&taintCaller != 0 && (cond.taint&taintPlainLoad != 0 || cond.hasAddressConst(6)) {
+		if cond.taint&taintCaller != 0 && pr.accessCheck(cond) {
 			p.guarded = true
 		}
 		p.visits[p.pc]++

@@ -96,6 +96,11 @@ type Method struct {
 	// and these storage slots (a rate): the caller buys newly created
 	// tokens at a stored rate.
 	IssueSlots []uint256.Int
+	// StockOut: a successful path, after a check of the caller, lowers
+	// the contract's own balance (tokens it holds) or calls an address an
+	// argument chooses (a token to withdraw, the contract's own among
+	// them): a candidate for taking what the contract holds.
+	StockOut bool
 }
 
 // PricedIssue pairs an issue (a function that creates tokens for the
@@ -159,6 +164,10 @@ func Analyse(code []byte, selectors [][4]byte) Report {
 	pr := newProgram(code)
 	r.BalanceSlots = readSlots(pr, selBalanceOf, true)
 	r.SupplySlots = readSlots(pr, selTotalSupply, false)
+	pr.balance = map[uint256.Int]bool{}
+	for _, b := range r.BalanceSlots {
+		pr.balance[b] = true
+	}
 	left := contractSteps
 	for _, sel := range selectors {
 		if left <= 0 {
@@ -387,6 +396,7 @@ func (o *methodObserver) end(p *path, how ending) {
 	}
 	o.sale(p)
 	o.issue(p)
+	o.stockOut(p)
 	for _, w := range p.writes {
 		if w.guarded && w.key.isConst() && w.val.argMask != 0 {
 			o.m.SetSlots = addSlot(o.m.SetSlots, *w.key.c)
@@ -399,6 +409,24 @@ func (o *methodObserver) end(p *path, how ending) {
 	if debitOther && !allowance {
 		o.m.Debit = true
 		o.m.GuardedDebit = o.m.GuardedDebit || guardDebit
+	}
+}
+
+// stockOut records a guarded path that lowers the contract's own balance
+// or calls an address an argument chooses.
+func (o *methodObserver) stockOut(p *path) {
+	if !p.guarded {
+		return
+	}
+	for _, w := range p.writes {
+		if k, slot, ok := w.key.mappingKey(); ok && o.balance[*slot] && k.isSelf(3) && w.val.op == opSub && w.val.refersTo(w.key, 4) {
+			o.m.StockOut = true
+		}
+	}
+	for _, c := range p.calls {
+		if c.to != nil && c.to.argMask != 0 {
+			o.m.StockOut = true
+		}
 	}
 }
 

@@ -92,6 +92,39 @@ func TestPowersOfARealToken(t *testing.T) {
 	}
 }
 
+// TestPricedSaleOfARealToken: the same real token buys its tokens back
+// (sell(uint256), 0xe4849b32) at a price its owner sets
+// (setPrices(uint256,uint256), 0x05fefda7): the sale and its setter are
+// paired on the price's slot. The sale tests the seller's own balance and
+// the payment's success, neither of which is an access check.
+func TestPricedSaleOfARealToken(t *testing.T) {
+	code := realToken(t)
+	sale, setter := sel("sell(uint256)"), sel("setPrices(uint256,uint256)")
+	r := method.Analyse(code, [][4]byte{sale, setter, sel("buy()")})
+	if len(r.PricedSales) != 1 || r.PricedSales[0].Sale != sale || r.PricedSales[0].Setter != setter {
+		t.Fatalf("priced sales %+v, want sell(uint256) priced by setPrices(uint256,uint256)", r.PricedSales)
+	}
+	if m, _ := r.Lookup(sale); m.Guarded {
+		t.Errorf("sell(uint256) reads as guarded: its balance and payment checks were taken for access checks")
+	}
+	if m, _ := r.Lookup(setter); !m.Guarded {
+		t.Errorf("setPrices(uint256,uint256) does not read as guarded")
+	}
+}
+
+func realToken(t *testing.T) []byte {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/corpus-mint.hex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(string(raw)), "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code
+}
+
 // FuzzAnalyse: any bytes are analysed within bounds, without panic.
 func FuzzAnalyse(f *testing.F) {
 	f.Add([]byte{0x60, 0x00, 0x35, 0x60, 0xe0, 0x1c, 0x80, 0x63, 0x70, 0xa0, 0x82, 0x31, 0x14, 0x60, 0x10, 0x57, 0x00, 0x5b, 0x60, 0x04, 0x35, 0x54, 0x00})

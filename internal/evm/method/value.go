@@ -148,3 +148,22 @@ func (v *value) plainLoads(depth int) []uint256.Int {
 	}
 	return out
 }
+
+// isSelf reports whether v is the contract's own address (ADDRESS, masked
+// to 160 bits or not).
+func (v *value) isSelf(depth int) bool {
+	if v == nil || depth == 0 {
+		return false
+	}
+	if v.op == opAddress && len(v.args) == 0 && !v.isConst() {
+		return true
+	}
+	if v.op == opAnd && len(v.args) == 2 {
+		for i := range 2 {
+			if v.args[i].isConst() && v.args[i].c.Eq(mask160) {
+				return v.args[1-i].isSelf(depth - 1)
+			}
+		}
+	}
+	return false
+}

@@ -47,3 +47,25 @@ contract FixedSaleToken is PowerBase {
 
     receive() external payable {}
 }
+
+// StockToken lets the owner "recover" any token the contract holds,
+// its own included: the tokens holders sent to the contract go to the
+// owner.
+contract StockToken is PowerBase {
+    constructor(address factory, address weth) PowerBase(factory, weth) {}
+
+    function recover(address token, uint256 amount) external onlyOwner {
+        PowerBase(token).transfer(owner, amount);
+    }
+}
+
+// ForeignOnlyStockToken recovers other tokens only: its own stay where
+// holders sent them.
+contract ForeignOnlyStockToken is PowerBase {
+    constructor(address factory, address weth) PowerBase(factory, weth) {}
+
+    function recover(address token, uint256 amount) external onlyOwner {
+        require(token != address(this), "own token");
+        PowerBase(token).transfer(owner, amount);
+    }
+}
