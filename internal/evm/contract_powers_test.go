@@ -116,7 +116,9 @@ func TestProbesFindFeeCeilings(t *testing.T) {
 // price the owner sets lets the owner zero the price, so holders who
 // sell give their tokens away: a seizure read from the code (the setter
 // and the holder's sale are two calls, which no single probe makes). The
-// same sale at a price fixed in the code is no power.
+// same sale at a price fixed in the code is no power. A contract selling
+// the tokens it holds at a price the owner sets is the same power, the
+// other way round.
 func TestPricedSaleIsASeizure(t *testing.T) {
 	_, flags := probePowerToken(t, "PricedSaleToken.bin")
 	f := flagOf(flags, risk.OwnerCanSeize)
@@ -126,6 +128,14 @@ func TestPricedSaleIsASeizure(t *testing.T) {
 	if f.Evidence != risk.EvidenceCode || !strings.Contains(f.Source, SelectorOf("setPrices(uint256,uint256)").String()) ||
 		!strings.Contains(f.Source, SelectorOf("sell(uint256)").String()) {
 		t.Errorf("seizure evidence %q from %q, want code naming the sale and its price setter", f.Evidence, f.Source)
+	}
+
+	// The other direction: the contract sells what it holds at a price the
+	// owner sets.
+	_, flags = probePowerToken(t, "PricedStockToken.bin")
+	if f := flagOf(flags, risk.OwnerCanSeize); f == nil || f.Evidence != risk.EvidenceCode ||
+		!strings.Contains(f.Source, SelectorOf("setBuyPrice(uint256)").String()) {
+		t.Errorf("owner-priced sale of the contract's tokens: seizure flag %+v, want code evidence naming the price setter", f)
 	}
 
 	_, flags = probePowerToken(t, "FixedSaleToken.bin")

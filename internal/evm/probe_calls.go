@@ -316,7 +316,7 @@ func buildProbeCalls(code CodeReport, maxSelectors int, sc scene) []probeCall {
 // stockCalls test whether a caller can take the tokens the token contract
 // itself holds (tokens holders sent or sold to it): each function the
 // code shows moving the contract's own balance, or calling an address an
-// argument chooses, after a check of the caller, is called once the
+// argument chooses, is called (by privileged callers) once the
 // contract holds tokens, with the token's own address and the contract's
 // balance for arguments.
 func stockCalls(code CodeReport, sels []Selector, sc scene) []probeCall {
@@ -418,9 +418,13 @@ func codePowers(r CodeReport) []analysis.EVMCapability {
 	var out []analysis.EVMCapability
 	for _, ps := range r.Methods.PricedSales {
 		sale, setter := Selector(ps.Sale), Selector(ps.Setter)
-		out = append(out, analysis.EVMCapability{Name: CapSeize, Code: true, TwoStep: true, Selector: sale.String(),
-			Evidence: functionName(sale) + " takes the seller's tokens and pays native coin at the price in storage slot " + ps.Slot.Dec() +
-				", which " + functionName(setter) + " sets after a check of the caller: set to zero, holders who sell give their tokens away"})
+		ev := functionName(sale) + " takes the seller's tokens and pays native coin at the price in storage slot " + ps.Slot.Dec() +
+			", which " + functionName(setter) + " sets after a check of the caller: set to zero, holders who sell give their tokens away"
+		if ps.Buy {
+			ev = functionName(sale) + " hands out the tokens the contract holds at the price in storage slot " + ps.Slot.Dec() +
+				", which " + functionName(setter) + " sets after a check of the caller: priced at almost nothing, the privileged caller takes them all"
+		}
+		out = append(out, analysis.EVMCapability{Name: CapSeize, Code: true, TwoStep: true, Selector: sale.String(), Evidence: ev})
 	}
 	for _, pi := range r.Methods.PricedIssues {
 		issue, setter := Selector(pi.Issue), Selector(pi.Setter)

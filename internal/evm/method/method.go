@@ -87,6 +87,11 @@ type Method struct {
 	// slots (a price): the caller sells tokens to the contract at a
 	// stored price.
 	SaleSlots []uint256.Int
+	// BuySlots: a successful path moves tokens from the contract's own
+	// balance to the caller's in an amount read from these storage slots
+	// (a price or rate): the contract sells what it holds at a stored
+	// price.
+	BuySlots []uint256.Int
 	// SetSlots: fixed storage slots a successful path writes, after a
 	// check of the caller, with a value an argument decides (a
 	// privileged setter).
@@ -96,10 +101,10 @@ type Method struct {
 	// and these storage slots (a rate): the caller buys newly created
 	// tokens at a stored rate.
 	IssueSlots []uint256.Int
-	// StockOut: a successful path, after a check of the caller, lowers
-	// the contract's own balance (tokens it holds) or calls an address an
-	// argument chooses (a token to withdraw, the contract's own among
-	// them): a candidate for taking what the contract holds.
+	// StockOut: a successful path lowers the contract's own balance
+	// (tokens it holds) or calls an address an argument chooses (a token
+	// to withdraw, the contract's own among them): a candidate for taking
+	// what the contract holds.
 	StockOut bool
 }
 
@@ -117,9 +122,14 @@ type PricedIssue struct {
 // price after a check of the caller: whoever passes the check can set
 // the price to zero, and holders who sell then hand their tokens over for
 // nothing.
+//
+// Buy marks the other direction: the contract sells the tokens it holds
+// (tokens holders sold or sent to it) at the stored price, so whoever sets
+// the price can take them for almost nothing.
 type PricedSale struct {
 	Sale, Setter [4]byte
 	Slot         uint256.Int
+	Buy          bool
 }
 
 // Report is the static analysis of one contract's functions.
@@ -189,16 +199,20 @@ func Analyse(code []byte, selectors [][4]byte) Report {
 // write them (a setter is never the sale itself).
 func pricedSales(methods []Method) []PricedSale {
 	var out []PricedSale
-	for _, sale := range methods {
-		for _, slot := range sale.SaleSlots {
+	pair := func(sale Method, slots []uint256.Int, buy bool) {
+		for _, slot := range slots {
 			for _, set := range methods {
 				if set.Selector == sale.Selector || !set.GuardedSet(slot) {
 					continue
 				}
-				out = append(out, PricedSale{Sale: sale.Selector, Setter: set.Selector, Slot: slot})
-				break
+				out = append(out, PricedSale{Sale: sale.Selector, Setter: set.Selector, Slot: slot, Buy: buy})
+				return
 			}
 		}
+	}
+	for _, sale := range methods {
+		pair(sale, sale.SaleSlots, false)
+		pair(sale, sale.BuySlots, true)
 	}
 	return out
 }
@@ -412,12 +426,10 @@ func (o *methodObserver) end(p *path, how ending) {
 	}
 }
 
-// stockOut records a guarded path that lowers the contract's own balance
-// or calls an address an argument chooses.
+// stockOut records a path that lowers the contract's own balance or calls
+// an address an argument chooses (with or without a check of the caller:
+// some send what the contract holds to the owner whoever asks).
 func (o *methodObserver) stockOut(p *path) {
-	if !p.guarded {
-		return
-	}
 	for _, w := range p.writes {
 		if k, slot, ok := w.key.mappingKey(); ok && o.balance[*slot] && k.isSelf(3) && w.val.op == opSub && w.val.refersTo(w.key, 4) {
 			o.m.StockOut = true
@@ -434,11 +446,27 @@ func (o *methodObserver) stockOut(p *path) {
 // caller's own balance and sends the caller native coin whose amount
 // reads fixed storage slots.
 func (o *methodObserver) sale(p *path) {
-	selfDebit := false
+	selfDebit, stockOut := false, false
+	var bought *value
 	for _, w := range p.writes {
 		k, slot, ok := w.key.mappingKey()
-		if ok && o.balance[*slot] && k.onlyCaller() && w.val.op == opSub && w.val.refersTo(w.key, 4) {
+		if !ok || !o.balance[*slot] || !w.val.refersTo(w.key, 4) {
+			continue
+		}
+		switch {
+		case k.onlyCaller() && w.val.op == opSub:
 			selfDebit = true
+		case k.onlyCaller() && w.val.op == opAdd:
+			bought = w.val
+		case k.isSelf(3) && w.val.op == opSub:
+			stockOut = true
+		}
+	}
+	if stockOut && bought != nil {
+		for _, s := range bought.plainLoads(6) {
+			if !o.balance[s] && !o.supply[s] {
+				o.m.BuySlots = addSlot(o.m.BuySlots, s)
+			}
 		}
 	}
 	if !selfDebit {

@@ -69,3 +69,21 @@ contract ForeignOnlyStockToken is PowerBase {
         PowerBase(token).transfer(owner, amount);
     }
 }
+
+// PricedStockToken sells the tokens the contract holds at a price the
+// owner sets: priced at one wei, the owner buys them all.
+contract PricedStockToken is PowerBase {
+    uint256 public buyPrice = 1e9;
+
+    constructor(address factory, address weth) PowerBase(factory, weth) {}
+
+    function setBuyPrice(uint256 p) external onlyOwner {
+        buyPrice = p;
+    }
+
+    function buy() external payable {
+        uint256 amount = msg.value / buyPrice;
+        balanceOf[address(this)] -= amount;
+        balanceOf[msg.sender] += amount;
+    }
+}
