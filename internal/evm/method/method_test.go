@@ -93,16 +93,22 @@ func TestPowersOfARealToken(t *testing.T) {
 }
 
 // TestPricedSaleOfARealToken: the same real token buys its tokens back
-// (sell(uint256), 0xe4849b32) at a price its owner sets
-// (setPrices(uint256,uint256), 0x05fefda7): the sale and its setter are
-// paired on the price's slot. The sale tests the seller's own balance and
-// the payment's success, neither of which is an access check.
+// (sell(uint256), 0xe4849b32) and sells the tokens it holds (buy(),
+// 0xa6f2ae3a) at prices its owner sets (setPrices(uint256,uint256),
+// 0x05fefda7): each is paired with the setter on its price's slot. The
+// sale tests the seller's own balance and the payment's success, neither
+// of which is an access check.
 func TestPricedSaleOfARealToken(t *testing.T) {
 	code := realToken(t)
-	sale, setter := sel("sell(uint256)"), sel("setPrices(uint256,uint256)")
-	r := method.Analyse(code, [][4]byte{sale, setter, sel("buy()")})
-	if len(r.PricedSales) != 1 || r.PricedSales[0].Sale != sale || r.PricedSales[0].Setter != setter {
-		t.Fatalf("priced sales %+v, want sell(uint256) priced by setPrices(uint256,uint256)", r.PricedSales)
+	sale, buy, setter := sel("sell(uint256)"), sel("buy()"), sel("setPrices(uint256,uint256)")
+	r := method.Analyse(code, [][4]byte{sale, setter, buy})
+	var sold, bought bool
+	for _, ps := range r.PricedSales {
+		sold = sold || (ps.Sale == sale && ps.Setter == setter && !ps.Buy)
+		bought = bought || (ps.Sale == buy && ps.Setter == setter && ps.Buy)
+	}
+	if !sold || !bought || len(r.PricedSales) != 2 {
+		t.Fatalf("priced sales %+v, want sell(uint256) and buy() priced by setPrices(uint256,uint256)", r.PricedSales)
 	}
 	if m, _ := r.Lookup(sale); m.Guarded {
 		t.Errorf("sell(uint256) reads as guarded: its balance and payment checks were taken for access checks")
