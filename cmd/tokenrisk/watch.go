@@ -53,9 +53,14 @@ func startWatcher(ctx context.Context, cfg *config.Config, st store.Store, reg *
 	if !ok {
 		return func() {}, nil
 	}
+	var obs watch.Observer
+	if m != nil {
+		obs = m
+	}
 	w, err := watch.New(watch.Options{
-		Store: wl, History: st, Scanner: engine, Publisher: pub, Registry: reg, Logs: logSources(m),
-		Interval: cfg.WatchInterval, RescanInterval: cfg.WatchRescan, Logger: log,
+		Observer: obs,
+		Store:    wl, History: st, Scanner: engine, Publisher: pub, Registry: reg, Logs: logSources(m),
+		Interval: cfg.WatchInterval, RescanInterval: cfg.WatchRescan, Logger: log.With("component", "watch"),
 	})
 	if err != nil {
 		return nil, err

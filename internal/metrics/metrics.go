@@ -24,6 +24,9 @@ type Metrics struct {
 	scanLimit    prometheus.Gauge
 	cache        *prometheus.CounterVec
 	dedupe       prometheus.Counter
+	watchTick    *prometheus.HistogramVec
+	watchRescans *prometheus.CounterVec
+	watchEvents  *prometheus.CounterVec
 }
 
 // New registers every collector, plus the Go runtime and process ones.
@@ -64,8 +67,22 @@ func New() *Metrics {
 			Name: "tokenrisk_scan_dedupe_shared_total",
 			Help: "Scans answered by sharing an identical scan already in flight.",
 		}),
+		watchTick: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "tokenrisk_watch_tick_duration_seconds",
+			Help:    "Duration of one watch tick (log query, re-scans, events) by chain.",
+			Buckets: []float64{.05, .1, .25, .5, 1, 2, 4, 8, 15, 30, 60},
+		}, []string{"chain"}),
+		watchRescans: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tokenrisk_watch_rescans_total",
+			Help: "Watched tokens re-scanned, by chain.",
+		}, []string{"chain"}),
+		watchEvents: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tokenrisk_watch_events_total",
+			Help: "Watchlist events published, by type.",
+		}, []string{"type"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.scanDuration, m.upstream, m.queueDepth, m.scanLimit, m.cache, m.dedupe,
+		m.watchTick, m.watchRescans, m.watchEvents,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, p := range []string{"low", "normal", "high"} {
 		m.queueDepth.WithLabelValues(p).Set(0)
@@ -112,6 +129,15 @@ func (m *Metrics) CacheLookup(hit bool) {
 	}
 	m.cache.WithLabelValues("miss").Inc()
 }
+
+// WatchTick records one watch tick of chain.
+func (m *Metrics) WatchTick(chain string, rescans int, d time.Duration) {
+	m.watchTick.WithLabelValues(chain).Observe(d.Seconds())
+	m.watchRescans.WithLabelValues(chain).Add(float64(rescans))
+}
+
+// WatchEvent counts one published watchlist event of type typ.
+func (m *Metrics) WatchEvent(typ string) { m.watchEvents.WithLabelValues(typ).Inc() }
 
 // DedupeShared counts a scan answered from an identical one in flight.
 func (m *Metrics) DedupeShared() { m.dedupe.Inc() }

@@ -67,6 +67,14 @@ type Options struct {
 	Instance string
 	Now      func() time.Time
 	Logger   *slog.Logger
+	// Observer, if not nil, sees every tick and event (*metrics.Metrics).
+	Observer Observer
+}
+
+// Observer is told what the watcher does.
+type Observer interface {
+	WatchTick(chain string, rescans int, d time.Duration)
+	WatchEvent(typ string)
 }
 
 // Watcher runs change detection.
@@ -212,6 +220,14 @@ func (w *Watcher) TickChain(ctx context.Context, key string) (TickStats, error) 
 		return st, err
 	}
 	st.Held = true
+	start := time.Now()
+	defer func() {
+		if w.o.Observer != nil {
+			w.o.Observer.WatchTick(key, st.Rescans, time.Since(start))
+		}
+		w.o.Logger.Debug("watch tick", "chain", key, "tokens", st.Tokens, "from", st.From, "to", st.To,
+			"logs", st.Logs, "rescans", st.Rescans, "events", st.Events)
+	}()
 	tokens, err := w.load(ctx, key)
 	if err != nil {
 		return st, err
@@ -592,6 +608,9 @@ func (w *Watcher) publish(ctx context.Context, key string, tokens []*token) (int
 					return n, fmt.Errorf("watch: publish %s: %w", c.typ, err)
 				}
 				n++
+				if w.o.Observer != nil {
+					w.o.Observer.WatchEvent(c.typ)
+				}
 			}
 		}
 	}

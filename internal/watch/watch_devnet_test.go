@@ -3,6 +3,7 @@ package watch_test
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/evm"
+	"github.com/tokenrisk/tokenrisk/internal/metrics"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
@@ -89,6 +91,7 @@ type bench struct {
 	mu     sync.Mutex
 	offset time.Duration
 	logs   *evm.Client
+	obs    watch.Observer
 }
 
 func newBench(t testing.TB) *bench {
@@ -141,7 +144,7 @@ func (b *bench) watcher(t testing.TB, instance string, interval time.Duration, s
 	w, err := watch.New(watch.Options{
 		Store: st, History: b.st, Scanner: b.engine, Publisher: pub, Registry: b.reg,
 		Logs:     func(chains.Chain) watch.LogSource { return watch.RPCLogs{Client: b.logs} },
-		Interval: interval, RescanInterval: 10 * time.Minute, Instance: instance, Now: b.now,
+		Interval: interval, RescanInterval: 10 * time.Minute, Instance: instance, Now: b.now, Observer: b.obs,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -208,6 +211,8 @@ func TestEveryEventTypeFromOwnerActions(t *testing.T) {
 		tokens[kind] = b.watchKind(t, b.st, keyA, kind)
 	}
 	b.watchKind(t, b.st, keyB, "mintable") // a second key on one token
+	m := metrics.New()
+	b.obs = m
 	w := b.watcher(t, "inst_a", time.Second, b.st, b.pub)
 
 	// The first tick starts at the head and compares a fresh scan of each
@@ -305,6 +310,14 @@ func TestEveryEventTypeFromOwnerActions(t *testing.T) {
 	for _, typ := range watch.Types {
 		if n := len(filterType(b.pub.all(), typ)); n == 0 {
 			t.Errorf("no %s event at all", typ)
+		}
+	}
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, want := range []string{`tokenrisk_watch_events_total{type="token.supply_changed"} 2`, `tokenrisk_watch_rescans_total{chain="devnet"}`,
+		`tokenrisk_watch_tick_duration_seconds_count{chain="devnet"} 4`} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("metrics lack %s", want)
 		}
 	}
 }
