@@ -263,10 +263,9 @@ func TestReserveFollowsHighDemand(t *testing.T) {
 	for _, h := range highs {
 		h(Ignored)
 	}
-	select {
-	case r := <-sixth:
-		t.Fatalf("a sixth normal scan ran while premium had lately run 3 at once (release %v)", r != nil)
-	default:
+	// Slots are granted under the controller's lock as they free up.
+	if s := ctl.Stats(); s.Running[Normal] != 5 || s.Waiting[Normal] != 1 {
+		t.Fatalf("stats %+v: a sixth normal scan ran while premium had lately run 3 at once", s)
 	}
 	for _, o := range others {
 		o(Ignored)
@@ -323,5 +322,52 @@ func TestGradientProbesByOneBesideHigh(t *testing.T) {
 	}
 	if g.current() != before+1 {
 		t.Errorf("limit %d after a fast, busy window beside premium, want %d", g.current(), before+1)
+	}
+}
+
+// HighTolerance is never looser than Tolerance.
+func TestHighToleranceWithinTolerance(t *testing.T) {
+	if got := New(Options{Tolerance: 1.05}).limit.highTolerance; got != 1.05 {
+		t.Errorf("high tolerance %v with a tolerance of 1.05, want 1.05", got)
+	}
+	if got := New(Options{}).limit.highTolerance; got != 1.1 {
+		t.Errorf("default high tolerance %v, want 1.1", got)
+	}
+}
+
+// A window in which a premium scan ran is judged by the stricter
+// tolerance: scans at 1.2 × the baseline shrink the limit beside premium
+// and leave it alone without.
+func TestControllerStricterWhilePremiumRuns(t *testing.T) {
+	for _, premium := range []bool{false, true} {
+		now := time.Unix(0, 0)
+		ctl := New(Options{MinLimit: 4, MaxLimit: 64, InitialLimit: 16, Now: func() time.Time { return now }})
+		run := func(d time.Duration) {
+			var rel []func(Outcome)
+			for range ctl.limit.windowSize() { // one window
+				rel = append(rel, acquireNow(t, ctl, Normal))
+			}
+			now = now.Add(d)
+			for _, r := range rel {
+				r(Succeeded)
+			}
+		}
+		run(100 * time.Millisecond) // the baseline
+		before := ctl.Stats().Limit
+		var high func(Outcome)
+		if premium {
+			high = acquireNow(t, ctl, High)
+		}
+		run(120 * time.Millisecond)
+		if high != nil {
+			high(Ignored)
+		}
+		after := ctl.Stats().Limit
+		switch {
+		case premium && after >= before:
+			t.Errorf("premium running: limit %d after scans at 1.2 × baseline, want below %d", after, before)
+		case !premium && after < before:
+			t.Errorf("no premium: limit %d after scans at 1.2 × baseline, want at least %d", after, before)
+		}
 	}
 }

@@ -96,7 +96,16 @@ func newRecorder(st store.Store) *recorder {
 func (r *recorder) expect() (done func()) {
 	r.inflight.Add(1)
 	var once sync.Once
-	return func() { once.Do(func() { r.inflight.Add(-1) }) }
+	return func() {
+		once.Do(func() {
+			r.inflight.Add(-1)
+			// A leader waiting for this scan's row stops waiting for it.
+			select {
+			case r.arrived <- struct{}{}:
+			default:
+			}
+		})
+	}
 }
 
 // save writes sc to history and charges one scan to its key on day, or

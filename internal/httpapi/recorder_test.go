@@ -256,3 +256,34 @@ func TestRecorderLoneScanDoesNotWait(t *testing.T) {
 		t.Errorf("%d scans still counted in flight after both ended", got)
 	}
 }
+
+// A leader waiting for a scan in flight stops waiting when that scan
+// ends without a row (it failed): its own row is written at once.
+func TestRecorderStopsWaitingForAScanThatEnded(t *testing.T) {
+	cs := openCounting(t)
+	r := newRecorder(cs)
+	r.wait = time.Hour
+	r.gap = time.Microsecond
+	other := r.expect() // will fail before its row
+	mine := r.expect()
+	saved := make(chan error, 1)
+	go func() {
+		defer mine()
+		saved <- r.save(context.Background(), store.Scan{ID: "scn_mine", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+	}()
+	// The leader waits for the other scan's row (or it had not started).
+	select {
+	case err := <-saved:
+		t.Fatalf("the leader did not wait for a scan in flight (err %v)", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	other()
+	select {
+	case err := <-saved:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the leader still waits for a scan that ended without a row")
+	}
+}
