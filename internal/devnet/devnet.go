@@ -278,10 +278,21 @@ func newBackend(genesis *core.Genesis, host string, port int) (backend *simulate
 
 // commitLoop mines a block whenever transactions are waiting, so clients
 // that send transactions over RPC see them included.
+//
+// It asks over the devnet's HTTP endpoint, never over the in-process client
+// the tests share: a status call cut short by its timeout on a loaded
+// machine breaks the in-process connection, and every call in flight on it
+// then fails with "client reconnected".
 func (d *Devnet) commitLoop(interval time.Duration) {
 	defer close(d.done)
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	client, err := rpc.DialOptions(context.Background(), d.rpcURL)
+	if err != nil {
+		d.log.Error("devnet: the committer cannot reach the devnet; transactions sent over RPC are mined only by Commit", "err", err)
+		return
+	}
+	defer client.Close()
 	for {
 		select {
 		case <-d.stop:
@@ -290,8 +301,8 @@ func (d *Devnet) commitLoop(interval time.Duration) {
 			var status struct {
 				Pending hexUint `json:"pending"`
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), interval)
-			err := d.rpc.CallContext(ctx, &status, "txpool_status")
+			ctx, cancel := context.WithTimeout(context.Background(), max(interval, 2*time.Second))
+			err := client.CallContext(ctx, &status, "txpool_status")
 			cancel()
 			if err != nil {
 				d.log.Warn("devnet: txpool status", "err", err)

@@ -410,10 +410,11 @@ var _ = fmt.Sprint
 // adapter (one client per chain, its concurrency cap shared): no scan may
 // lose its verdict to queueing. The deadline is far above a scan's: on a
 // loaded machine under the race detector the whole zoo at once takes
-// seconds, and what is tested is that queued scans all finish, not speed.
+// seconds (one node request can outlast the default 10 s attempt), and
+// what is tested is that queued scans all finish, not speed.
 func TestAdapterConcurrentScans(t *testing.T) {
 	dn := startAdapterNet(t)
-	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{Deadline: 2 * time.Minute})
+	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{Deadline: 2 * time.Minute, Client: ClientOptions{AttemptTimeout: time.Minute}})
 	var wg sync.WaitGroup
 	for _, tok := range dn.Manifest().Tokens {
 		if tok.Kind == "not_a_token" || tok.Kind == "no_liquidity" {
