@@ -12,13 +12,17 @@ import (
 // EVM capability names (contract_analysis.capabilities[].name); they match
 // the evm package's catalogue.
 const (
-	EVMCapMint             = "mint"
-	EVMCapBlacklist        = "blacklist"
-	EVMCapWhitelist        = "whitelist"
-	EVMCapPause            = "pause"
-	EVMCapFeeChange        = "fee_change"
-	EVMCapBalanceChange    = "balance_change"
-	EVMCapSeize            = "seize"
+	EVMCapMint          = "mint"
+	EVMCapBlacklist     = "blacklist"
+	EVMCapWhitelist     = "whitelist"
+	EVMCapPause         = "pause"
+	EVMCapFeeChange     = "fee_change"
+	EVMCapBalanceChange = "balance_change"
+	EVMCapSeize         = "seize"
+	// EVMCapSeizeStock: the tokens the token contract itself holds
+	// (holders sent or sold them to it) can be taken: OWNER_CAN_SEIZE at
+	// high, not critical (a buyer's own wallet is not touched).
+	EVMCapSeizeStock       = "seize_stock"
 	EVMCapLimitTx          = "limit_tx"
 	EVMCapCooldown         = "cooldown"
 	EVMCapTradingSwitch    = "trading_switch"
@@ -185,6 +189,7 @@ var evmCapFlag = map[string]string{
 	EVMCapFeeChange:     risk.OwnerCanChangeFees,
 	EVMCapBalanceChange: risk.OwnerCanChangeBalance,
 	EVMCapSeize:         risk.OwnerCanSeize,
+	EVMCapSeizeStock:    risk.OwnerCanSeize,
 	EVMCapLimitTx:       risk.OwnerCanLimitTx,
 	EVMCapCooldown:      risk.TradingCooldown,
 	EVMCapTradingSwitch: risk.TradingSwitch,
@@ -198,6 +203,7 @@ var evmCapTitle = map[string]string{
 	EVMCapFeeChange:     "Owner can change fees",
 	EVMCapBalanceChange: "Owner can change balances",
 	EVMCapSeize:         "Owner can take holders' tokens",
+	EVMCapSeizeStock:    "Owner can take the tokens the contract holds",
 	EVMCapLimitTx:       "Owner can limit transaction size",
 	EVMCapCooldown:      "Owner can impose a trading cooldown",
 	EVMCapTradingSwitch: "Owner can switch trading on or off",
@@ -362,6 +368,9 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		if !ok || (code == risk.TradingCooldown && observedCooldown) {
 			continue
 		}
+		if s := caps[EVMCapSeize]; n == EVMCapSeizeStock && s != nil && s.Proven != nil && *s.Proven {
+			continue // holders' own tokens already: one seizure flag
+		}
 		proven := c.Proven != nil && *c.Proven
 		// An unproven power counts while someone may call it: a live or
 		// unknown owner (a renounced owner's powers are dead unless a
@@ -380,6 +389,10 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			}
 			if n == EVMCapFeeChange && proven && c.Ceiling != nil {
 				fl = feeCeilingFlag(fl, *c.Ceiling)
+			}
+			if n == EVMCapSeizeStock {
+				// What the contract holds, not what a buyer's wallet holds.
+				fl = fl.WithSeverity(risk.High)
 			}
 			if n == EVMCapMint && proven && !evmDeclaresMint(f.Code) {
 				// A mint through a function no buyer would read as one

@@ -190,7 +190,8 @@ func TestRatedIssueIsAMint(t *testing.T) {
 // that also accepts the token's own address hands the owner the tokens
 // holders sent to the contract: proven once the contract holds tokens and
 // the function is called with the token's address and the contract's
-// balance. The same function refusing the token's own address proves
+// balance. It is high, not critical: a buyer's own wallet is not
+// touched. The same function refusing the token's own address proves
 // nothing.
 func TestProbesTakeTheContractsOwnTokens(t *testing.T) {
 	_, flags := probePowerToken(t, "StockToken.bin")
@@ -200,6 +201,9 @@ func TestProbesTakeTheContractsOwnTokens(t *testing.T) {
 	}
 	if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, "token contract's own holdings") {
 		t.Errorf("seizure evidence %q from %q, want a probe of the contract's holdings", f.Evidence, f.Source)
+	}
+	if f.Severity != risk.High {
+		t.Errorf("seizure of what the contract holds is %s, want high (a buyer's own wallet is not touched)", f.Severity)
 	}
 
 	_, flags = probePowerToken(t, "ForeignOnlyStockToken.bin")

@@ -741,7 +741,7 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 		out = append(out, effect{capability: CapSeize, what: who + " lost " + seized.String() + " tokens without any allowance (" + from.Hex() + ")"})
 	}
 	if taken := stockTaken(p, base, m, sc); taken != nil {
-		out = append(out, effect{capability: CapSeize, what: "the token contract's own holdings fell by " + taken.String() +
+		out = append(out, effect{capability: CapSeizeStock, what: "the token contract's own holdings fell by " + taken.String() +
 			" (tokens holders had sent it), and no trade with the pool paid for them"})
 	}
 	if base.OwnerOk && m.OwnerOk && m.Owner != base.Owner && m.Owner == c.addr && c.role != RoleOwner {
@@ -794,7 +794,10 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 	}
 	// Balances the call itself moved make the test transfers' loss
 	// meaningless (a pool credited reads as a negative tax).
-	moved := len(out) > 0 && (out[0].capability == CapMint || out[0].capability == CapSeize)
+	moved := false
+	for _, e := range out {
+		moved = moved || e.capability == CapMint || e.capability == CapSeize || e.capability == CapSeizeStock
+	}
 	if !moved && (feeChanged(base.WalletOk && m.WalletOk, base.WalletSent, base.WalletReceived, m.WalletSent, m.WalletReceived) ||
 		feeChanged(base.SellOk && m.SellOk, base.SellSent, base.SellReceived, m.SellSent, m.SellReceived)) {
 		out = append(out, effect{capability: CapFeeChange, what: "the transfer tax changed"})

@@ -16,6 +16,7 @@ const (
 	CapFeeChange        = "fee_change"
 	CapBalanceChange    = "balance_change"
 	CapSeize            = "seize"
+	CapSeizeStock       = "seize_stock" // the tokens the token contract holds
 	CapLimitTx          = "limit_tx"
 	CapCooldown         = "cooldown"
 	CapTradingSwitch    = "trading_switch"
