@@ -671,6 +671,13 @@ func (c *collector) roundTrip3(ctx context.Context) {
 		}
 		posListings[p.address] = pl
 		calls = append(calls, pl.call)
+		if tail := p.positions.tail; tail != nil {
+			// A DLMM position keeps its bin range and lock 6.7 KB after
+			// its shares: a second slice, not the whole 8 KB account.
+			pl.tailCall = programAccountsCall(p.program, p.positions.size, []memcmp{{0, p.positions.disc[:]}, {p.positions.poolOffset, pool[:]}}, &pl.tailOut)
+			pl.tailCall.Params[1].(map[string]any)["dataSlice"] = map[string]any{"offset": tail[0], "length": tail[1]}
+			calls = append(calls, pl.tailCall)
+		}
 	}
 	// The first candidate's history (transaction count, first activity)
 	// rides along too.

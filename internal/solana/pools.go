@@ -56,7 +56,7 @@ var poolKinds = map[string]poolKind{
 	"raydium_clmm": {name: "raydium_clmm", size: raydiumCLMMSize, mintOffsets: []int{73, 105}, decode: DecodeRaydiumCLMM,
 		positions: &positionKind{size: raydiumCLMMPositionSize, disc: discPersonalPosition, poolOffset: 41, slice: 97, decode: DecodeRaydiumCLMMPosition}},
 	"meteora_dlmm": {name: "meteora_dlmm", size: meteoraDLMMSize, mintOffsets: []int{88, 120}, decode: DecodeMeteoraDLMM,
-		positions: &positionKind{size: dlmmPositionSize, disc: discPositionV2, poolOffset: 8, decode: DecodeDLMMPosition}},
+		positions: &positionKind{size: dlmmPositionSize, disc: discPositionV2, poolOffset: 8, slice: 1192, tail: &[2]int{7912, 88}, decode: DecodeDLMMPosition}},
 	"meteora_damm_v2": {name: "meteora_damm_v2", size: meteoraDAMMv2Size, mintOffsets: []int{168, 200}, decode: DecodeMeteoraDAMMv2,
 		positions: &positionKind{size: dammV2PositionSize, disc: discPosition, poolOffset: 8, slice: 200, decode: DecodeDAMMv2Position}},
 	// A dynamic bonding curve launches its base token: one position.
@@ -927,7 +927,10 @@ type positionKind struct {
 	poolOffset int
 	// slice is how many leading bytes of each position a listing asks
 	// for (the fields read; a large pool has many positions), 0 for all.
-	slice  int
+	slice int
+	// tail, when set, is a second range {offset, length} of fields the
+	// layout keeps far from the head: listed by a second call.
+	tail   *[2]int
 	decode func(data []byte) (*Position, error)
 }
 

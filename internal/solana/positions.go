@@ -46,6 +46,9 @@ func (fu *followUp) send(ctx context.Context, client *Client) error {
 type positionListing struct {
 	out  []programAccount
 	call *Call
+	// tailOut lists the second range of a positionKind with a tail.
+	tailOut  []programAccount
+	tailCall *Call
 }
 
 // positionShares divides a position pool's liquidity like an LP split:
@@ -97,6 +100,14 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, ge
 			out[p.address] = &positionShares{err: fmt.Errorf("positions could not be listed: %s", describe(l.call.Err))}
 			continue
 		}
+		if l.tailCall != nil && l.tailCall.Err != nil {
+			out[p.address] = &positionShares{err: fmt.Errorf("positions could not be listed: %s", describe(l.tailCall.Err))}
+			continue
+		}
+		tails := map[string]programAccount{}
+		for _, pa := range l.tailOut {
+			tails[pa.Pubkey] = pa
+		}
 		pp := &poolPositions{pool: p}
 		var bad error
 		for _, pa := range l.out {
@@ -120,6 +131,20 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, ge
 				}
 				data = make([]byte, p.positions.size)
 				copy(data, acc.Data)
+			}
+			if tail := p.positions.tail; tail != nil {
+				ta, ok := tails[pa.Pubkey]
+				var td *Account
+				if ok {
+					td, err = ta.Account.decode()
+				}
+				if !ok || err != nil || len(td.Data) != tail[1] {
+					// Listed once but not twice: the node's two answers
+					// disagree (or the position changed in between).
+					bad = fmt.Errorf("position %s: its bin range was not listed", addr)
+					break
+				}
+				copy(data[tail[0]:], td.Data)
 			}
 			pos, err := p.positions.decode(data)
 			if err != nil || pos.Pool != p.address {
