@@ -187,6 +187,8 @@ type program struct {
 	// balance are the balance mapping's slots: a test of the caller's own
 	// balance is not an access check.
 	balance map[uint256.Int]bool
+	// coin: CALLVALUE is symbolic (some coin may be sent) instead of 0.
+	coin bool
 }
 
 // accessCheck reports whether a branch condition that depends on
@@ -416,10 +418,12 @@ func (pr *program) step(p *path, selWord *uint256.Int, obs observer) (*path, end
 	case opCalldatasize:
 		res = constU64(calldataSize)
 	case opCallvalue:
-		// Symbolic: a payable function's path that needs coin is explored
-		// (a non-payable one's check forks off a revert at once).
-		res = derived(op)
-		res.taint |= taintValue
+		if pr.coin {
+			res = derived(op)
+			res.taint |= taintValue
+		} else {
+			res = constU64(0)
+		}
 	case opCaller, opOrigin:
 		res = derived(op)
 		res.taint |= taintCaller

@@ -190,6 +190,23 @@ func Analyse(code []byte, selectors [][4]byte) Report {
 		left -= used
 		r.Methods = append(r.Methods, m)
 	}
+	// Functions that revert on every path without coin (payable only) are
+	// explored again with some coin sent, for the tokens they issue or
+	// sell from the contract's holdings; the rest of what is known of them
+	// stays as read without coin.
+	pr.coin = true
+	for i := range r.Methods {
+		m := &r.Methods[i]
+		if left <= 0 || !m.Complete || m.Reaches {
+			continue
+		}
+		lim := defaultLimits
+		lim.steps = min(lim.steps, left)
+		paid, used := analyseOne(pr, m.Selector, lim, r.BalanceSlots, r.SupplySlots)
+		left -= used
+		m.IssueSlots, m.BuySlots = paid.IssueSlots, paid.BuySlots
+	}
+	pr.coin = false
 	r.PricedSales = pricedSales(r.Methods)
 	r.PricedIssues = pricedIssues(r.Methods)
 	return r
