@@ -15,6 +15,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/evm"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/watch"
 )
 
@@ -131,4 +132,42 @@ func BenchmarkAlertLatency(b *testing.B) {
 	b.ReportMetric(float64(p99.Milliseconds()), "p99-ms")
 	fmt.Printf("alert latency, owner's transaction sent to event published (1 s tick, %d alerts): median %v, p99 %v\n",
 		len(lat), median.Round(time.Millisecond), p99.Round(time.Millisecond))
+}
+
+// BenchmarkQuietTick10k measures one tick of a chain with 10,000 watched
+// tokens (and pools) and nothing moving, on the devnet with SQLite: the
+// store reads, the log query over 20,000 addresses and the classification.
+// Reports are read from the store once, on the first tick.
+//
+//	go test -run '^$' -bench QuietTick10k -benchtime 5x ./internal/watch
+func BenchmarkQuietTick10k(b *testing.B) {
+	bn := newBench(b)
+	ctx := context.Background()
+	now := bn.now()
+	for i := range 10_000 {
+		addr := common.BigToAddress(new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 100), big.NewInt(int64(2*i)))).Hex()
+		pool := common.BigToAddress(new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 100), big.NewInt(int64(2*i+1)))).Hex()
+		report := fmt.Sprintf(`{"scan_id":"scn_%d","risk_level":"low","overall_risk_score":20,"total_supply":"1000","risk_flags":[],`+
+			`"contract_analysis":{"owner":null},"liquidity_analysis":{"main_pool":%q,"pools":[{"address":%q,"kind":"v2","quote_address":"0x0","quote_reserve":"1000"}]}}`,
+			i, pool, pool)
+		if _, _, err := bn.st.CreateWatch(ctx, store.Watch{ID: fmt.Sprintf("wat_%05d", i), KeyID: "key_a", Address: addr, Chain: devnet.ChainKey, CreatedAt: now}, 20_000); err != nil {
+			b.Fatal(err)
+		}
+		if err := bn.st.SaveWatchedToken(ctx, store.WatchedToken{Chain: devnet.ChainKey, Address: addr, ScanID: fmt.Sprintf("scn_%d", i),
+			Report: []byte(report), Pool: pool, QuoteReserve: "1000", ScannedAt: now}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	w := bn.watcher(b, "inst_a", time.Second, bn.st, bn.pub)
+	if st, err := w.TickChain(ctx, devnet.ChainKey); err != nil || st.Tokens != 10_000 {
+		b.Fatalf("first tick %+v %v", st, err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		bn.dn.Commit() // a new block each tick
+		st, err := w.TickChain(ctx, devnet.ChainKey)
+		if err != nil || st.Rescans != 0 || st.Events != 0 {
+			b.Fatalf("quiet tick %+v %v", st, err)
+		}
+	}
 }
