@@ -316,9 +316,11 @@ func buildProbeCalls(code CodeReport, maxSelectors int, sc scene) []probeCall {
 // stockCalls test whether a caller can take the tokens the token contract
 // itself holds (tokens holders sent or sold to it): each function the
 // code shows moving the contract's own balance, or calling an address an
-// argument chooses, is called (by privileged callers) once the
-// contract holds tokens, with the token's own address and the contract's
-// balance for arguments.
+// argument chooses, is called once the contract holds tokens, with the
+// token's own address and the contract's balance for arguments. The
+// control caller makes these calls too: a function that sends what the
+// contract holds to the owner whoever calls it is a public function, not
+// a hidden owner's power.
 func stockCalls(code CodeReport, sels []Selector, sc scene) []probeCall {
 	p := argPattern{name: "token, token's own balance", first: addressWord(sc.token), rest: placeholder(fillCaller),
 		number: placeholder(fillStock), small: numWord(100), flag: true}
@@ -330,7 +332,7 @@ func stockCalls(code CodeReport, sels []Selector, sc scene) []probeCall {
 		}
 		label := functionName(s)
 		out = append(out, probeCall{sel: s, data: append(s.bytes(), encodeArgs(m.Args, p)...),
-			label: label + " " + describe(m.Args, p.name), victimArg: hasKind(m.Args, method.Address), full: true, stock: true})
+			label: label + " " + describe(m.Args, p.name), victimArg: hasKind(m.Args, method.Address), stock: true})
 	}
 	return out
 }
