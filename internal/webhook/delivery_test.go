@@ -70,7 +70,7 @@ func TestReceiverFailsThenRecovers(t *testing.T) {
 			w.WriteHeader(http.StatusOK)
 		}
 	})
-	s := newService(t, st, clk, func(o *webhook.Options) { o.Timeout = 300 * time.Millisecond })
+	s := newService(t, st, clk, func(o *webhook.Options) { o.Timeout = 2 * time.Second })
 	ep, secret := create(t, s, "key_a", rc.URL)
 	publish(t, s, "key_a", "evt_1")
 
