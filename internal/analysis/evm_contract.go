@@ -20,8 +20,8 @@ const (
 	EVMCapBalanceChange = "balance_change"
 	EVMCapSeize         = "seize"
 	// EVMCapSeizeStock: the tokens the token contract itself holds
-	// (holders sent or sold them to it) can be taken: OWNER_CAN_SEIZE at
-	// high, not critical (a buyer's own wallet is not touched).
+	// (holders sent or sold them to it) can be taken:
+	// OWNER_CAN_TAKE_CONTRACT_TOKENS (a buyer's own wallet is not touched).
 	EVMCapSeizeStock       = "seize_stock"
 	EVMCapLimitTx          = "limit_tx"
 	EVMCapCooldown         = "cooldown"
@@ -189,7 +189,7 @@ var evmCapFlag = map[string]string{
 	EVMCapFeeChange:     risk.OwnerCanChangeFees,
 	EVMCapBalanceChange: risk.OwnerCanChangeBalance,
 	EVMCapSeize:         risk.OwnerCanSeize,
-	EVMCapSeizeStock:    risk.OwnerCanSeize,
+	EVMCapSeizeStock:    risk.OwnerCanTakeContractTokens,
 	EVMCapLimitTx:       risk.OwnerCanLimitTx,
 	EVMCapCooldown:      risk.TradingCooldown,
 	EVMCapTradingSwitch: risk.TradingSwitch,
@@ -389,10 +389,6 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			}
 			if n == EVMCapFeeChange && proven && c.Ceiling != nil {
 				fl = feeCeilingFlag(fl, *c.Ceiling)
-			}
-			if n == EVMCapSeizeStock {
-				// What the contract holds, not what a buyer's wallet holds.
-				fl = fl.WithSeverity(risk.High)
 			}
 			if n == EVMCapMint && proven && !evmDeclaresMint(f.Code) {
 				// A mint through a function no buyer would read as one

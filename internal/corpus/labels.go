@@ -15,7 +15,8 @@ const FeeCeilingPct = risk.TaxExtremePct
 //
 //   - mint: OWNER_CAN_MINT (a proven or code mint power) or
 //     OWNER_CAN_CHANGE_BALANCE (the owner can set a balance: credit);
-//   - leak: OWNER_CAN_SEIZE, or OWNER_CAN_CHANGE_BALANCE (debit);
+//   - leak: OWNER_CAN_SEIZE, OWNER_CAN_TAKE_CONTRACT_TOKENS (the tokens
+//     the contract holds), or OWNER_CAN_CHANGE_BALANCE (debit);
 //   - limit: OWNER_CAN_BLACKLIST, OWNER_CAN_PAUSE, TRADING_SWITCH,
 //     OWNER_CAN_LIMIT_TX, HONEYPOT_CANNOT_SELL, or OWNER_CAN_CHANGE_FEES
 //     whose value (the highest fee the owner can set) is FeeCeilingPct or
@@ -39,7 +40,7 @@ func Behaviour(flags []risk.Flag) map[string][]string {
 		case risk.OwnerCanChangeBalance:
 			add(Mint, f.Code)
 			add(Leak, f.Code)
-		case risk.OwnerCanSeize:
+		case risk.OwnerCanSeize, risk.OwnerCanTakeContractTokens:
 			add(Leak, f.Code)
 		case risk.OwnerCanBlacklist, risk.OwnerCanPause, risk.TradingSwitch, risk.OwnerCanLimitTx, risk.HoneypotCannotSell:
 			add(Limit, f.Code)

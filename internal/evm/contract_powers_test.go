@@ -190,24 +190,27 @@ func TestRatedIssueIsAMint(t *testing.T) {
 // that also accepts the token's own address hands the owner the tokens
 // holders sent to the contract: proven once the contract holds tokens and
 // the function is called with the token's address and the contract's
-// balance. It is high, not critical: a buyer's own wallet is not
-// touched. The same function refusing the token's own address proves
-// nothing.
+// balance. It is its own flag, not a seizure of holders: a buyer's own
+// wallet is not touched. The same function refusing the token's own
+// address proves nothing.
 func TestProbesTakeTheContractsOwnTokens(t *testing.T) {
 	_, flags := probePowerToken(t, "StockToken.bin")
-	f := flagOf(flags, risk.OwnerCanSeize)
+	if f := flagOf(flags, risk.OwnerCanSeize); f != nil {
+		t.Errorf("taking what the contract holds raised %s (%s): no holder's wallet is touched", f.Code, f.Severity)
+	}
+	f := flagOf(flags, risk.OwnerCanTakeContractTokens)
 	if f == nil {
-		t.Fatal("no OWNER_CAN_SEIZE flag for a recover function that takes the contract's own tokens")
+		t.Fatal("no OWNER_CAN_TAKE_CONTRACT_TOKENS flag for a recover function that takes the contract's own tokens")
 	}
 	if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, "token contract's own holdings") {
 		t.Errorf("seizure evidence %q from %q, want a probe of the contract's holdings", f.Evidence, f.Source)
 	}
-	if f.Severity != risk.High {
-		t.Errorf("seizure of what the contract holds is %s, want high (a buyer's own wallet is not touched)", f.Severity)
+	if f.Severity != risk.Medium {
+		t.Errorf("taking what the contract holds is %s, want medium (a buyer's own wallet is not touched)", f.Severity)
 	}
 
 	_, flags = probePowerToken(t, "ForeignOnlyStockToken.bin")
-	if f := flagOf(flags, risk.OwnerCanSeize); f != nil {
+	if f := flagOf(flags, risk.OwnerCanTakeContractTokens); f != nil {
 		t.Errorf("a recover function refusing the token's own address raised %s: %s", f.Code, f.Detail)
 	}
 }

@@ -148,6 +148,10 @@ const (
 
 	// Second wave (SPEC §3 "Completeness and evidence").
 	OwnerCanSeize = "OWNER_CAN_SEIZE"
+	// OwnerCanTakeContractTokens: a privileged call takes the tokens the
+	// token contract itself holds (fees it collected, tokens holders sold
+	// or sent to it), not a holder's own balance.
+	OwnerCanTakeContractTokens = "OWNER_CAN_TAKE_CONTRACT_TOKENS"
 	// FeeCapped: the owner can change fees, but the probes found the
 	// highest settable fee low (≤ FeeCappedPct).
 	FeeCapped      = "OWNER_CAN_CHANGE_FEES_CAPPED"
@@ -241,6 +245,11 @@ var definitions = []Definition{
 	{FewHolders, Medium, Holder, 0.2, "The token has fewer than 50 holders.", GroupInsiderExit},
 
 	{OwnerCanSeize, Critical, Contract, 0.85, "A privileged call debits a third party (a holder, the pool) without its allowance: your tokens can be taken or destroyed.", GroupBalanceControl},
+	// Medium, not critical: no buyer's wallet is touched. What is taken is
+	// supply the owner can then sell into the pool, as a large holder
+	// could; "recover any token" functions that accept the token's own
+	// address are common, so this must not read as a seizure of holders.
+	{OwnerCanTakeContractTokens, Medium, Contract, 0.3, "A privileged call takes the tokens the token contract itself holds (fees it collected, tokens holders sold or sent to it) without a trade paying for them: the owner can sell that supply into the pool.", GroupBalanceControl},
 	{FeeCapped, Low, Contract, 0.1, "A privileged address can change fees, but the highest fee it could set in simulation is 10% or less.", ""},
 	{SelfDump, Low, Liquidity, 0.1, "The token swaps its own collected fees inside the seller's transaction, moving the price against the seller; the value is that price impact in percent.", ""},
 	{ScanIncomplete, Medium, Contract, 0.3, "Some checks could not run (see unchecked): the missing checks count as unknown risk, not as no risk.", GroupUnknown},
