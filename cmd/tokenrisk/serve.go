@@ -83,7 +83,7 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	// The delivery worker stops after the server (deferred later, run
 	// earlier) and before the store closes.
 	hctx, stopHooks := context.WithCancel(ctx)
-	hooks, waitHooks, err := startWebhooks(hctx, cfg, direct, log)
+	hooks, waitHooks, err := startWebhooks(hctx, cfg, direct, m, log)
 	if err != nil {
 		stopHooks()
 		return err

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/tokenrisk/tokenrisk/internal/config"
+	"github.com/tokenrisk/tokenrisk/internal/metrics"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/watch"
 	"github.com/tokenrisk/tokenrisk/internal/webhook"
@@ -20,7 +21,7 @@ func (p webhookPublisher) Publish(ctx context.Context, keyID string, ev watch.Ev
 // startWebhooks returns the webhook service on st and runs its delivery
 // worker until ctx ends; wait returns once the worker has stopped. A
 // store without webhooks gives a nil service.
-func startWebhooks(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logger) (svc *webhook.Service, wait func(), err error) {
+func startWebhooks(ctx context.Context, cfg *config.Config, st store.Store, m *metrics.Metrics, log *slog.Logger) (svc *webhook.Service, wait func(), err error) {
 	ws, ok := st.(store.WebhookStore)
 	if !ok {
 		return nil, func() {}, nil
@@ -33,10 +34,11 @@ func startWebhooks(ctx context.Context, cfg *config.Config, st store.Store, log 
 		log.Info("webhook signing secrets are stored unencrypted; set --webhook-secret-key to encrypt them")
 	}
 	svc, err = webhook.New(webhook.Options{
-		Store:   ws,
-		Guard:   webhook.Guard{AllowHTTP: cfg.WebhookAllowHTTP, AllowPrivate: cfg.WebhookAllowPrivate},
-		SealKey: key,
-		Logger:  log.With("component", "webhook"),
+		Store:    ws,
+		Guard:    webhook.Guard{AllowHTTP: cfg.WebhookAllowHTTP, AllowPrivate: cfg.WebhookAllowPrivate},
+		SealKey:  key,
+		Observer: m,
+		Logger:   log.With("component", "webhook"),
 	})
 	if err != nil {
 		return nil, nil, err

@@ -118,6 +118,9 @@ func TestWebhookAlertEndToEnd(t *testing.T) {
 			break
 		}
 	}
+	if m := s.do(t, "GET", "/metrics", "", ""); !strings.Contains(string(m.body), `tokenrisk_webhook_attempt_duration_seconds_count{status="2xx"}`) {
+		t.Error("/metrics does not count the delivery attempts")
+	}
 	if r.status != 200 || !strings.Contains(string(r.body), `"state":"succeeded"`) || !strings.Contains(string(r.body), h.header.Get("webhook-id")) {
 		t.Errorf("delivery log: %d %s", r.status, r.body)
 	}

@@ -27,6 +27,7 @@ type Metrics struct {
 	watchTick    *prometheus.HistogramVec
 	watchRescans *prometheus.CounterVec
 	watchEvents  *prometheus.CounterVec
+	hookAttempts *prometheus.HistogramVec
 }
 
 // New registers every collector, plus the Go runtime and process ones.
@@ -80,9 +81,14 @@ func New() *Metrics {
 			Name: "tokenrisk_watch_events_total",
 			Help: "Watchlist events published, by type.",
 		}, []string{"type"}),
+		hookAttempts: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "tokenrisk_webhook_attempt_duration_seconds",
+			Help:    "Webhook delivery attempts and their latency, by the receiver's status class (2xx, 3xx, 4xx, 5xx; none when no answer came).",
+			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 15},
+		}, []string{"status"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.scanDuration, m.upstream, m.queueDepth, m.scanLimit, m.cache, m.dedupe,
-		m.watchTick, m.watchRescans, m.watchEvents,
+		m.watchTick, m.watchRescans, m.watchEvents, m.hookAttempts,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, p := range []string{"low", "normal", "high"} {
 		m.queueDepth.WithLabelValues(p).Set(0)
@@ -138,6 +144,16 @@ func (m *Metrics) WatchTick(chain string, rescans int, d time.Duration) {
 
 // WatchEvent counts one published watchlist event of type typ.
 func (m *Metrics) WatchEvent(typ string) { m.watchEvents.WithLabelValues(typ).Inc() }
+
+// WebhookAttempt records one webhook delivery attempt: the receiver's
+// status (0 when no answer came) and how long it took.
+func (m *Metrics) WebhookAttempt(status int, d time.Duration) {
+	class := "none"
+	if status >= 100 && status < 600 {
+		class = strconv.Itoa(status/100) + "xx"
+	}
+	m.hookAttempts.WithLabelValues(class).Observe(d.Seconds())
+}
 
 // DedupeShared counts a scan answered from an identical one in flight.
 func (m *Metrics) DedupeShared() { m.dedupe.Inc() }

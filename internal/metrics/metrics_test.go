@@ -21,6 +21,8 @@ func TestExposition(t *testing.T) {
 	m.CacheLookup(true)
 	m.CacheLookup(false)
 	m.DedupeShared()
+	m.WebhookAttempt(204, 20*time.Millisecond)
+	m.WebhookAttempt(0, 15*time.Second)
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body, _ := io.ReadAll(rec.Body)
@@ -33,6 +35,8 @@ func TestExposition(t *testing.T) {
 		`tokenrisk_admission_queue_depth{priority="high"} 0`,
 		`tokenrisk_scan_cache_total{result="hit"} 1`,
 		`tokenrisk_scan_dedupe_shared_total 1`,
+		`tokenrisk_webhook_attempt_duration_seconds_count{status="2xx"} 1`,
+		`tokenrisk_webhook_attempt_duration_seconds_count{status="none"} 1`,
 		`go_goroutines`,
 	} {
 		if !strings.Contains(string(body), want) {

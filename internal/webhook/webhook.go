@@ -90,9 +90,17 @@ type Options struct {
 	Retention time.Duration
 	// Owner names this instance in leases (default random).
 	Owner string
+	// Observer, if not nil, sees every attempt (*metrics.Metrics).
+	Observer Observer
 	// Transport replaces the guarded transport (tests of the guard must
 	// not set it).
 	Transport http.RoundTripper
+}
+
+// Observer is told of every delivery attempt: the receiver's status (0
+// when none came) and its latency.
+type Observer interface {
+	WebhookAttempt(status int, latency time.Duration)
 }
 
 // DefaultSchedule retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and

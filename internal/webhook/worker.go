@@ -120,6 +120,9 @@ func (s *Service) attempt(ctx context.Context, c store.ClaimedDelivery) (store.W
 	a.StatusCode = code
 	a.Error = errMsg
 	a.Latency = max(s.now().Sub(start), 0)
+	if s.opts.Observer != nil {
+		s.opts.Observer.WebhookAttempt(code, a.Latency)
+	}
 
 	switch {
 	case errMsg == "":
