@@ -19,7 +19,7 @@ type Resolver interface {
 	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
 }
 
-// DefaultPorts are the ports an endpoint may use unless any is allowed.
+// defaultPorts are the ports an endpoint may use unless any is allowed.
 var defaultPorts = []int{443, 80, 8443}
 
 // Guard keeps deliveries off our own network (SSRF): https only, the

@@ -149,3 +149,23 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestHTTPRefusedOnceNoLongerAllowed: an http endpoint registered while
+// the server allowed http fails its attempts once it no longer does.
+func TestHTTPRefusedOnceNoLongerAllowed(t *testing.T) {
+	st := openSQLite(t, filepath.Join(t.TempDir(), "db"))
+	defer st.Close()
+	rc := newReceiver(t, nil)
+	clk := newClock()
+	ep, _ := create(t, newService(t, st, clk, nil), "key_a", rc.URL)
+	strict := newService(t, st, clk, func(o *webhook.Options) { o.Guard = webhook.Guard{AllowPrivate: true} })
+	publish(t, strict, "key_a", "evt_1")
+	runOnce(t, strict)
+	if n := len(rc.requests()); n != 0 {
+		t.Fatalf("the receiver got %d requests over http", n)
+	}
+	d := deliveries(t, strict, "key_a", ep.ID)[0]
+	if len(d.Attempts) != 1 || !strings.Contains(deref(d.Attempts[0].Error), "http is not allowed") {
+		t.Errorf("attempt %+v", d.Attempts)
+	}
+}

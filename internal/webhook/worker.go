@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -157,6 +158,10 @@ func (s *Service) send(ctx context.Context, c store.ClaimedDelivery, at time.Tim
 	key, err := s.sealer.open(c.Secret, c.WebhookID)
 	if err != nil {
 		return 0, "cannot sign: " + err.Error()
+	}
+	if strings.HasPrefix(strings.ToLower(c.URL), "http:") && !s.guard.AllowHTTP {
+		// Registered while the server allowed http; it no longer does.
+		return 0, "http is not allowed: use https"
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
