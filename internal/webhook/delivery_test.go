@@ -408,3 +408,36 @@ func TestPruneKeepsRecentAndPending(t *testing.T) {
 		t.Errorf("pruned %d, left %v; want the two delivered ones pruned, evt_stuck (pending) and evt_new kept", n, left)
 	}
 }
+
+// TestAnswerIsReadBounded: a receiver answering 200 with an endless body
+// is not read to its end: the attempt succeeds and the connection is
+// dropped after a bounded read.
+func TestAnswerIsReadBounded(t *testing.T) {
+	st := openSQLite(t, filepath.Join(t.TempDir(), "db"))
+	defer st.Close()
+	const total = 256 << 20
+	written := make(chan int, 1)
+	rc := newReceiver(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		chunk := make([]byte, 64<<10)
+		n := 0
+		for n < total {
+			k, err := w.Write(chunk)
+			n += k
+			if err != nil {
+				break
+			}
+		}
+		written <- n
+	})
+	s := newService(t, st, newClock(), func(o *webhook.Options) { o.Timeout = time.Minute })
+	ep, _ := create(t, s, "key_a", rc.URL)
+	publish(t, s, "key_a", "evt_1")
+	runOnce(t, s)
+	if d := deliveries(t, s, "key_a", ep.ID)[0]; d.State != store.DeliverySucceeded {
+		t.Errorf("delivery %+v, want succeeded", d)
+	}
+	if n := <-written; n >= total {
+		t.Errorf("the receiver wrote all %d bytes: the answer was read to its end", n)
+	}
+}
