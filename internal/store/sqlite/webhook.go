@@ -206,6 +206,17 @@ func scanDelivery(row scanner, extra ...any) (store.WebhookDelivery, error) {
 
 // ClaimDeliveries leases up to limit due deliveries to owner.
 func (s *Store) ClaimDeliveries(ctx context.Context, owner string, now time.Time, lease time.Duration, limit int) ([]store.ClaimedDelivery, error) {
+	// An idle outbox is the common case: a read answers it without taking
+	// the one write lock (the worker asks every second).
+	var due int
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries
+		WHERE state = 'pending' AND next_attempt_at <= ?1 AND lease_until <= ?1 LIMIT 1)`, now.UnixMicro()).Scan(&due)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: claim deliveries: %w", err)
+	}
+	if due == 0 {
+		return nil, nil
+	}
 	tx, err := s.write.BeginTx(ctx, nil) // BEGIN IMMEDIATE: one claimer at a time
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: claim deliveries: %w", err)
