@@ -26,8 +26,8 @@ import (
 // leader that wrote at once would write 1–3 rows however busy the
 // service. Under load the leader therefore waits up to commitWait for the
 // scans in flight to reach it: only while other scans are in flight and
-// rows have recently been arriving faster than one per half commitWait,
-// so a lone client or a quiet service never waits.
+// rows have recently been arriving faster than one per commitWait, so a
+// lone client or a quiet service never waits.
 //
 // When the store also is a historyQueue (store/writeback), a row the
 // database refused is handed to the queue, which retries it, and the scan
@@ -176,14 +176,14 @@ func (r *recorder) save(ctx context.Context, sc store.Scan, day string) error {
 // gather waits, with r.mu held (released while waiting), up to r.wait
 // for more rows to join pending while more are expected: scans are in
 // flight beyond those pending and rows have lately been arriving at
-// least two per r.wait. It returns at once on a quiet service.
+// least one per r.wait. It returns at once on a quiet service.
 func (r *recorder) gather() {
-	if r.wait <= 0 || r.gap <= 0 || r.gap > r.wait/2 {
+	if r.wait <= 0 || r.gap <= 0 || r.gap > r.wait {
 		return
 	}
-	// Rows expected within r.wait at the recent rate, and no more than the
-	// scans in flight can bring.
-	want := min(maxBatch, int(r.wait/r.gap), int(r.inflight.Load()))
+	// Rows expected within r.wait at the recent rate (this one and at
+	// least one more), and no more than the scans in flight can bring.
+	want := min(maxBatch, max(2, int(r.wait/r.gap)), int(r.inflight.Load()))
 	if len(r.pending) >= want {
 		return
 	}
