@@ -309,19 +309,26 @@ func TestGradientStricterBesideHigh(t *testing.T) {
 	}
 }
 
-// Beside premium scans the limit probes upwards by one, not by √limit.
+// Beside premium scans the limit probes upwards by one, not by √limit,
+// and only after highProbeEvery calm windows.
 func TestGradientProbesByOneBesideHigh(t *testing.T) {
 	g := newGradient(4, 64, 16, 1.25)
 	for range 8 {
 		g.sample(100*time.Millisecond, 16, false)
 	}
 	before := g.current()
-	g.sawHigh()
-	for range g.windowSize() {
-		g.sample(100*time.Millisecond, before, false)
-	}
-	if g.current() != before+1 {
-		t.Errorf("limit %d after a fast, busy window beside premium, want %d", g.current(), before+1)
+	for w := 1; w <= highProbeEvery; w++ {
+		g.sawHigh()
+		for range g.windowSize() {
+			g.sample(100*time.Millisecond, before, false)
+		}
+		want := before
+		if w == highProbeEvery {
+			want = before + 1
+		}
+		if g.current() != want {
+			t.Fatalf("limit %d after %d fast, busy windows beside premium, want %d", g.current(), w, want)
+		}
 	}
 }
 

@@ -14,7 +14,9 @@ import (
 // about √limit per window; past it, the limit shrinks in proportion
 // (baseline × tolerance / latency, at most halving per window). A window
 // with a scan that ran out of time does not grow and shrinks by a tenth
-// more.
+// more. A window in which a premium (High) scan ran is held to a stricter
+// tolerance and grows by one only every highProbeEvery calm windows:
+// every scan past the node's knee queues with the premium ones there.
 //
 // The baseline follows a lower latency fast (a quarter of the gap per
 // window) and a higher one slowly: 2% of the gap per window while less
@@ -37,7 +39,14 @@ type gradient struct {
 	maxInflight int
 	dropped     bool
 	high        bool
+	// calm counts the windows beside premium scans within tolerance since
+	// the limit last grew or shrank.
+	calm int
 }
+
+// highProbeEvery is how many calm windows beside premium scans the limit
+// waits before it probes one more.
+const highProbeEvery = 4
 
 // baselineFall is the share of the gap a lower window latency moves the
 // baseline by; baselineRise and baselineCreep that of a higher one, in a
@@ -95,15 +104,23 @@ func (g *gradient) sample(d time.Duration, inflight int, dropped bool) bool {
 	if avg > 0 {
 		grad = math.Max(0.5, math.Min(1, tolerance*g.baseline/avg))
 	}
+	if grad < 1 || g.dropped {
+		g.calm = 0
+	}
 	switch {
 	case g.dropped:
 		limit *= 0.9 * grad
 	case grad < 1:
 		limit *= grad
 	case busy && g.high:
-		// Within tolerance beside premium scans: probe by one, as a step
-		// of √limit past the knee is paid by the premium scans running.
-		limit++
+		// Within tolerance beside premium scans: probe by one, every
+		// highProbeEvery such windows, as each step past the knee is paid
+		// by the premium scans running.
+		g.calm++
+		if g.calm >= highProbeEvery {
+			limit++
+			g.calm = 0
+		}
 	case busy:
 		// Within tolerance and in use: probe for more.
 		limit += math.Max(1, math.Sqrt(limit))
