@@ -184,8 +184,14 @@ func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Addr
 	plan.add(slotElems)
 	plan.add(storeElems)
 	if err := s.client.Batch(ctx, plan.elems); err != nil {
-		s.err = err
-		return s
+		// Every verdict stands on this round trip: after the client's
+		// retries it is sent once more (a node failing one request in
+		// two fails three in a row one time in eight) before the scan is
+		// the node's failure.
+		if ctx.Err() != nil || s.client.Batch(ctx, plan.elems) != nil {
+			s.err = err
+			return s
+		}
 	}
 	plan.scatter()
 	if elems[0].Error != nil {
