@@ -17,6 +17,34 @@ import (
 // they run detached from the client so a hang-up loses no row.
 const storeTimeout = 10 * time.Second
 
+// scanAndRecord admits a charged scan of address, runs it, encodes the
+// report and records its history row and usage before returning: what
+// POST /scan answers and what a watchlist entry takes as its baseline.
+func (s *Server) scanAndRecord(w http.ResponseWriter, r *http.Request, a *Account, address string) (*scan.Report, []byte, error) {
+	release, err := s.admit(w, r, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	// From here the scan's row may join a group commit (see recorder).
+	saved := s.recorder.expect()
+	defer saved()
+	rep, err := s.scanner.Scan(r.Context(), scan.ScanRequest{Address: address, Chains: a.Chains, Priority: a.Plan.Priority})
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := rep.Encode()
+	if err != nil {
+		return nil, nil, err
+	}
+	err = s.record(r.Context(), a, rep, b)
+	saved()
+	if err != nil {
+		return nil, nil, err
+	}
+	return rep, b, nil
+}
+
 // handleScan is POST /api/v1/scan: validate the request before charging
 // it, check the plan's quota and rate, scan, then record history and
 // usage before answering.
@@ -34,27 +62,7 @@ func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) 
 		s.writeError(w, r, err)
 		return
 	}
-	release, err := s.admit(w, r, a)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	defer release()
-	// From here the scan's row may join a group commit (see recorder).
-	saved := s.recorder.expect()
-	defer saved()
-	rep, err := s.scanner.Scan(r.Context(), scan.ScanRequest{Address: address, Chains: a.Chains, Priority: a.Plan.Priority})
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	b, err := rep.Encode()
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	err = s.record(r.Context(), a, rep, b)
-	saved()
+	_, b, err := s.scanAndRecord(w, r, a, address)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

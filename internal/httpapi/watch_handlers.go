@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/fault"
-	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 )
 
@@ -86,26 +85,7 @@ func (s *Server) handleCreateWatch(w http.ResponseWriter, r *http.Request, a *Ac
 		s.writeError(w, r, watchLimitError(a.Plan.WatchLimit))
 		return
 	}
-	release, err := s.admit(w, r, a)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	defer release()
-	saved := s.recorder.expect() // the baseline's row may join a group commit
-	defer saved()
-	rep, err := s.scanner.Scan(r.Context(), scan.ScanRequest{Address: address, Chains: a.Chains, Priority: a.Plan.Priority})
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	b, err := rep.Encode()
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	err = s.record(r.Context(), a, rep, b)
-	saved()
+	rep, _, err := s.scanAndRecord(w, r, a, address)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
