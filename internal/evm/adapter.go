@@ -200,11 +200,10 @@ func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Addr
 	}
 	if elems[1].Error != nil {
 		// The head block bounds the holder rebuild: without it the log
-		// scan would read nothing and call that complete. Asked once more.
-		if err := s.client.Call(ctx, &s.block, "eth_blockNumber"); err != nil {
-			s.err = fmt.Errorf("eth_blockNumber: %w (first try: %w)", err, elems[1].Error)
-			return s
-		}
+		// scan would read nothing and call that complete. The client has
+		// already asked again; still failing, the chain did not answer.
+		s.err = fmt.Errorf("eth_blockNumber: %w", elems[1].Error)
+		return s
 	}
 	s.supplyErr, s.balanceErr = elems[2].Error, elems[3].Error
 	s.supplyOK = elems[2].Error == nil && len(s.supplyRaw) >= 32
@@ -379,54 +378,45 @@ func (a *Adapter) confirmNotToken(ctx context.Context, s *sighting, token common
 	// Code that forwards calls answers for its implementation: an empty
 	// answer proves nothing until the implementation's code is known.
 	var impl *common.Address
-	if supply != erc20Answered && supply != erc20Executed || balance != erc20Answered && balance != erc20Executed {
-		var sup, bal hexutil.Bytes
-		elems := []rpc.BatchElem{
-			CallElem(CallMsg{To: token, Data: SelTotalSupply.bytes(), Gas: 200_000}, nil, &sup),
-			CallElem(CallMsg{To: token, Data: append(SelBalanceOf.bytes(), common.LeftPadBytes(common.HexToAddress("0xdead").Bytes(), 32)...), Gas: 200_000}, nil, &bal),
-		}
+	if unsettled(supply) || unsettled(balance) {
+		var slotElems []rpc.BatchElem
 		var slots func() (ProxySlots, error)
 		if report.MinimalProxyTarget == nil && (report.HasDelegatecall || report.HasCallcode) {
-			var slotElems []rpc.BatchElem
 			slotElems, slots = ProxySlotCalls(token)
-			elems = append(elems, slotElems...)
 		}
-		if err := s.client.Batch(ctx, elems); err != nil {
-			return fault.Wrap(err, upstreamCode(ctx, err), fmt.Sprintf("%s: the node could not say whether the contract at %s is a token", s.chain.Key, token.Hex()))
-		}
-		// Each call keeps its most telling answer of the two: a node can
-		// fail a call or answer it empty, it cannot make up a revert.
-		sup2, bal2 := classifyERC20(elems[0].Error, sup), classifyERC20(elems[1].Error, bal)
-		if sup2 < supply {
-			supply = sup2
-			s.supplyRaw = sup
-		}
-		if bal2 < balance {
-			balance = bal2
-			s.balRaw = bal
-		}
-		// A node that fails or empties some calls (a lagging or rate-limited
-		// backend behind a load balancer) is asked a few more times, the
-		// two calls in turn first, while neither has a telling answer.
-		for round := 1; round < confirmRounds && (unsettled(supply) || unsettled(balance)); round++ {
-			sup, bal = nil, nil
+		// Each call keeps its most telling answer over the rounds: a node
+		// can fail a call or answer it empty, it cannot make up a revert.
+		// A node that fails or empties some calls (a lagging or
+		// rate-limited backend behind a load balancer) is asked a few
+		// times, the two calls in turn, while neither answer is telling;
+		// the proxy slots ride the first round.
+		for round := 0; round < confirmRounds && (unsettled(supply) || unsettled(balance)); round++ {
+			var sup, bal hexutil.Bytes
 			pair := []rpc.BatchElem{
 				CallElem(CallMsg{To: token, Data: SelTotalSupply.bytes(), Gas: 200_000}, nil, &sup),
 				CallElem(CallMsg{To: token, Data: append(SelBalanceOf.bytes(), common.LeftPadBytes(common.HexToAddress("0xdead").Bytes(), 32)...), Gas: 200_000}, nil, &bal),
 			}
+			si, bi := 0, 1
 			if round%2 == 1 {
 				pair[0], pair[1] = pair[1], pair[0]
+				si, bi = 1, 0
 			}
-			if err := s.client.Batch(ctx, pair); err != nil {
+			var plan batchPlan
+			plan.add(pair)
+			if round == 0 {
+				plan.add(slotElems)
+			}
+			if err := s.client.Batch(ctx, plan.elems); err != nil {
+				if round == 0 {
+					return fault.Wrap(err, upstreamCode(ctx, err), fmt.Sprintf("%s: the node could not say whether the contract at %s is a token", s.chain.Key, token.Hex()))
+				}
 				break // the answers so far decide
 			}
-			if round%2 == 1 {
-				pair[0], pair[1] = pair[1], pair[0]
-			}
-			if v := classifyERC20(pair[0].Error, sup); v < supply {
+			plan.scatter()
+			if v := classifyERC20(pair[si].Error, sup); v < supply {
 				supply, s.supplyRaw = v, sup
 			}
-			if v := classifyERC20(pair[1].Error, bal); v < balance {
+			if v := classifyERC20(pair[bi].Error, bal); v < balance {
 				balance, s.balRaw = v, bal
 			}
 		}
