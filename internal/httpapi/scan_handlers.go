@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/fault"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
@@ -16,6 +17,23 @@ import (
 // storeTimeout bounds the history and usage writes that follow a scan;
 // they run detached from the client so a hang-up loses no row.
 const storeTimeout = 10 * time.Second
+
+// decodeScanTarget reads a {"address"} request body strictly and checks the
+// address is one the key's plan may scan, before anything is charged.
+func (s *Server) decodeScanTarget(w http.ResponseWriter, r *http.Request, a *Account) (string, chains.Address, error) {
+	if err := checkJSONContentType(r); err != nil {
+		return "", chains.Address{}, err
+	}
+	address, err := decodeScanRequest(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		return "", chains.Address{}, err
+	}
+	addr, err := s.scanner.Allowed(address, a.Chains)
+	if err != nil {
+		return "", chains.Address{}, err
+	}
+	return address, addr, nil
+}
 
 // scanAndRecord admits a charged scan of address, runs it, encodes the
 // report and records its history row and usage before returning: what
@@ -49,16 +67,8 @@ func (s *Server) scanAndRecord(w http.ResponseWriter, r *http.Request, a *Accoun
 // it, check the plan's quota and rate, scan, then record history and
 // usage before answering.
 func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) {
-	if err := checkJSONContentType(r); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	address, err := decodeScanRequest(http.MaxBytesReader(w, r.Body, maxBody))
+	address, _, err := s.decodeScanTarget(w, r, a)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if _, err := s.scanner.Allowed(address, a.Chains); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

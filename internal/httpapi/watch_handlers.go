@@ -54,16 +54,7 @@ func (s *Server) watchOnly(next func(http.ResponseWriter, *http.Request, *Accoun
 // any other, then add the entry within the plan's watch limit. Watching a
 // token the key already watches answers the existing entry with 200.
 func (s *Server) handleCreateWatch(w http.ResponseWriter, r *http.Request, a *Account) {
-	if err := checkJSONContentType(r); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	address, err := decodeScanRequest(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	addr, err := s.scanner.Allowed(address, a.Chains)
+	address, addr, err := s.decodeScanTarget(w, r, a)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
