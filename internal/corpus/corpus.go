@@ -12,6 +12,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/tokenrisk/tokenrisk/internal/evm"
 )
 
 // The behaviours the corpus labels.
@@ -90,4 +92,17 @@ func Load(dir string) ([]Token, error) {
 		return nil, fmt.Errorf("corpus: no labelled.json or unlabelled.json in %s", dir)
 	}
 	return out, nil
+}
+
+// CanTransfer says whether the code can be a token a holder sells: its
+// dispatcher compares against transfer(address,uint256), or it hands its
+// calls to other code (a proxy or clone, whose implementation decides).
+// A contract with neither is no ERC-20, whatever the labels say
+// (crowdsales, games, vaults, multisigs): the API answers it 422
+// not_a_token, so the corpus figures count it apart. The test reads the
+// bytecode only, never the engine's answer, so an engine that wrongly
+// refuses a token still loses its labels.
+func (t Token) CanTransfer() bool {
+	r := evm.AnalyseCode(t.Code)
+	return r.HasSelector(evm.SelTransfer) || r.MinimalProxyTarget != nil || r.StorageTargetDelegatecall
 }

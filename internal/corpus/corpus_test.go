@@ -183,3 +183,27 @@ func flagWith(flags []risk.Flag, code string) *risk.Flag {
 	}
 	return nil
 }
+
+// TestCanTransfer: the corpus scores apart only contracts whose code has
+// no transfer function and no delegation; a real token and a clone (whose
+// implementation decides) stay in.
+func TestCanTransfer(t *testing.T) {
+	tokens, err := corpus.Load("testdata/corpus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byAddr := map[common.Address]corpus.Token{}
+	for _, tk := range tokens {
+		byAddr[tk.Address] = tk
+	}
+	if !byAddr[pausable].CanTransfer() || !byAddr[mintable].CanTransfer() {
+		t.Error("a real token's code reads as having no transfer function")
+	}
+	if byAddr[notAToken].CanTransfer() {
+		t.Error("a contract with no transfer function (and no balanceOf) reads as a token")
+	}
+	clone := common.FromHex("0x363d3d373d3d3d363d73" + notAToken.Hex()[2:] + "5af43d82803e903d91602b57fd5bf3")
+	if !(corpus.Token{Code: clone}).CanTransfer() {
+		t.Error("an EIP-1167 clone is scored apart: its implementation decides, so it must count as a token")
+	}
+}
