@@ -5,7 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -26,6 +28,19 @@ type node struct {
 	workers chan struct{}
 	service time.Duration
 	trips   int
+	// atNode counts the requests at the node (served or queued).
+	atNode atomic.Int64
+	// traces holds the traced scans by address: a scan is traced when
+	// its address is registered before it runs (the premium ones).
+	traces sync.Map // string → *trace
+}
+
+// trace is where one scan's time went.
+type trace struct {
+	admitted time.Time     // the adapter started: admission's wait ended
+	nodeWait time.Duration // queued at the node, over all round trips
+	service  time.Duration // served (the sleep, with the timer's lateness)
+	ahead    int           // the most requests at the node a round trip found
 }
 
 func newNode(workers, trips int, service time.Duration) *node {
@@ -33,15 +48,27 @@ func newNode(workers, trips int, service time.Duration) *node {
 }
 
 func (n *node) adapter() scan.Adapter {
-	return &fakeAdapter{kind: chains.EVM, assess: func(ctx context.Context, _ scan.Request) (*scan.Assessment, error) {
+	return &fakeAdapter{kind: chains.EVM, assess: func(ctx context.Context, req scan.Request) (*scan.Assessment, error) {
+		t := &trace{}
+		if v, ok := n.traces.Load(strings.ToLower(req.Address.Canonical)); ok {
+			t = v.(*trace)
+		}
+		t.admitted = time.Now()
 		for range n.trips {
+			t.ahead = max(t.ahead, int(n.atNode.Add(1)-1))
+			t0 := time.Now()
 			select {
 			case n.workers <- struct{}{}:
 			case <-ctx.Done():
+				n.atNode.Add(-1)
 				return nil, ctx.Err()
 			}
+			t1 := time.Now()
 			time.Sleep(n.service)
+			t.nodeWait += t1.Sub(t0)
+			t.service += time.Since(t1)
 			<-n.workers
+			n.atNode.Add(-1)
 		}
 		return assessment("ethereum"), nil
 	}}
@@ -100,26 +127,36 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 		_, err := e.Scan(ctx, scan.ScanRequest{Address: randomAddress(), Chains: chainsOf, Priority: p})
 		return time.Since(start), err
 	}
-	premium := func(perClient int) []time.Duration {
+	// tracedScan is a premium scan with where its time went.
+	tracedScan := func() (sample, error) {
+		addr := randomAddress()
+		t := &trace{}
+		n.traces.Store(addr, t)
+		defer n.traces.Delete(addr)
+		start := time.Now()
+		_, err := e.Scan(ctx, scan.ScanRequest{Address: addr, Chains: chainsOf, Priority: scan.PriorityHigh})
+		total := time.Since(start)
+		return sample{total: total, admission: t.admitted.Sub(start), nodeWait: t.nodeWait, service: t.service, ahead: t.ahead}, err
+	}
+	premium := func(perClient int) []sample {
 		var mu sync.Mutex
-		var lat []time.Duration
+		var lat []sample
 		var wg sync.WaitGroup
 		for range 2 {
 			wg.Go(func() {
 				for range perClient {
-					d, err := scanAs(scan.PriorityHigh)
+					s, err := tracedScan()
 					if err != nil {
 						b.Error(err)
 						return
 					}
 					mu.Lock()
-					lat = append(lat, d)
+					lat = append(lat, s)
 					mu.Unlock()
 				}
 			})
 		}
 		wg.Wait()
-		slices.Sort(lat)
 		return lat
 	}
 	pct := func(lat []time.Duration, q float64) time.Duration {
@@ -132,12 +169,12 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 	premium(10) // warm up: the limit learns the no-load latency
 	// Rounds of premium alone, then under the flood, so that the machine's
 	// own load, which drifts over seconds, weighs on both alike.
-	var unloaded, flood []time.Duration
+	var unloadedS, floodS []sample
 	var low, normal, refused atomic.Int64
 	var elapsed float64
 	var limits []int
 	for range floodRounds {
-		unloaded = append(unloaded, premium(premiumScans)...)
+		unloadedS = append(unloadedS, premium(premiumScans)...)
 		stop := make(chan struct{})
 		var done [scan.PriorityHigh + 1]atomic.Int64
 		var wg sync.WaitGroup
@@ -170,7 +207,7 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 		time.Sleep(time.Second) // the flood builds up and the limit adapts
 		mark := len(lo.since(0))
 		low0, normal0, start := done[scan.PriorityLow].Load(), done[scan.PriorityNormal].Load(), time.Now()
-		flood = append(flood, premium(premiumScans)...)
+		floodS = append(floodS, premium(premiumScans)...)
 		elapsed += time.Since(start).Seconds()
 		low.Add(done[scan.PriorityLow].Load() - low0)
 		normal.Add(done[scan.PriorityNormal].Load() - normal0)
@@ -178,8 +215,7 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 		close(stop)
 		wg.Wait()
 	}
-	slices.Sort(unloaded)
-	slices.Sort(flood)
+	unloaded, flood := totals(unloadedS), totals(floodS)
 
 	ratio := float64(pct(flood, 0.99)) / float64(pct(unloaded, 0.99))
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -199,6 +235,57 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 		pct(unloaded, 0.5).Round(time.Millisecond), pct(unloaded, 0.99).Round(time.Millisecond),
 		pct(flood, 0.5).Round(time.Millisecond), pct(flood, 0.99).Round(time.Millisecond), ratio,
 		float64(low.Load())/elapsed, float64(normal.Load())/elapsed, refused.Load(), limits)
+	b.Logf("premium alone:      %s", breakdown(unloadedS))
+	b.Logf("premium under flood: %s", breakdown(floodS))
+}
+
+// sample is one premium scan: its latency and where it went.
+type sample struct {
+	total     time.Duration
+	admission time.Duration // waiting for an admission slot
+	nodeWait  time.Duration // queued at the node
+	service   time.Duration // served at the node
+	ahead     int           // most requests a round trip found at the node
+}
+
+// totals returns the samples' latencies, sorted.
+func totals(ss []sample) []time.Duration {
+	d := make([]time.Duration, len(ss))
+	for i, s := range ss {
+		d[i] = s.total
+	}
+	slices.Sort(d)
+	return d
+}
+
+// breakdown says where the time of the median scan and of the slowest
+// 1% (the p99 and above) went: admission wait, node queue, service and
+// the rest (the engine and the scheduler), and the most requests found
+// at the node.
+func breakdown(ss []sample) string {
+	ss = slices.Clone(ss)
+	slices.SortFunc(ss, func(a, b sample) int { return int(a.total - b.total) })
+	if len(ss) == 0 {
+		return "no samples"
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	one := func(s sample) string {
+		return fmt.Sprintf("%.1f ms = admission %.1f + node queue %.1f + service %.1f + rest %.1f (ahead %d)",
+			ms(s.total), ms(s.admission), ms(s.nodeWait), ms(s.service), ms(s.total-s.admission-s.nodeWait-s.service), s.ahead)
+	}
+	queued, service := 0, time.Duration(0)
+	for _, s := range ss {
+		if s.nodeWait > time.Millisecond {
+			queued++
+		}
+		service += s.service
+	}
+	out := fmt.Sprintf("%d of %d queued at the node over 1 ms, mean service %.1f ms; p50 %s",
+		queued, len(ss), ms(service/time.Duration(len(ss))), one(ss[len(ss)/2]))
+	for i := min(len(ss)-1, int(0.99*float64(len(ss)))); i < len(ss); i++ {
+		out += "; " + one(ss[i])
+	}
+	return out
 }
 
 // floodRounds and premiumScans: each round measures premiumScans scans
