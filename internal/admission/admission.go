@@ -270,7 +270,11 @@ func (ctl *Controller) release(c Class, d time.Duration, o Outcome) {
 	ctl.mu.Lock()
 	defer ctl.mu.Unlock()
 	inflight := ctl.total()
-	if ctl.running[High] > 0 {
+	// The limit is held to premium's standard while premium scans run and
+	// for as long after as the reserve keeps slots for their demand: a
+	// premium client that comes back then finds the node below its knee,
+	// not just a free slot on a node that makes it queue.
+	if ctl.running[High] > 0 || ctl.demandReserve() > 0 {
 		ctl.limit.sawHigh()
 	}
 	ctl.running[c]--
@@ -315,9 +319,14 @@ func (ctl *Controller) unreserved() int {
 	if ctl.opts.Reserve == 0 {
 		return limit
 	}
-	reserved := max(math.Ceil(float64(limit)*ctl.opts.Reserve), math.Ceil(ctl.highDemand-0.01))
-	return max(1, limit-int(reserved))
+	reserved := max(int(math.Ceil(float64(limit)*ctl.opts.Reserve)), ctl.demandReserve())
+	return max(1, limit-reserved)
 }
+
+// demandReserve is how many slots premium's lately seen demand holds:
+// its decaying peak, rounded up (a hundredth is rounding error; from a
+// peak of 2 that is about 24 windows after the last premium scan).
+func (ctl *Controller) demandReserve() int { return int(math.Ceil(ctl.highDemand - 0.01)) }
 
 // Stats is a snapshot of the controller.
 type Stats struct {

@@ -309,26 +309,178 @@ func TestGradientStricterBesideHigh(t *testing.T) {
 	}
 }
 
-// Beside premium scans the limit probes upwards by one, not by √limit,
-// and only after highProbeEvery calm windows.
-func TestGradientProbesByOneBesideHigh(t *testing.T) {
-	g := newGradient(4, 64, 16, 1.25)
-	for range 8 {
-		g.sample(100*time.Millisecond, 16, false)
-	}
-	before := g.current()
-	for w := 1; w <= highProbeEvery; w++ {
+// window feeds g one window of scans that took d each, with as many
+// running as the limit allows, beside premium scans or not.
+func window(g *gradient, d time.Duration, high bool) {
+	if high {
 		g.sawHigh()
-		for range g.windowSize() {
-			g.sample(100*time.Millisecond, before, false)
-		}
-		want := before
-		if w == highProbeEvery {
-			want = before + 1
-		}
+	}
+	for n := g.windowSize(); n > 0; n-- {
+		g.sample(d, g.current(), false)
+	}
+}
+
+// atNode is how long a 100 ms scan takes on a node that serves `workers`
+// requests at once, in order, with `limit` scans running.
+func atNode(limit, workers int) time.Duration {
+	return time.Duration(float64(100*time.Millisecond) * max(1, float64(limit)/float64(workers)))
+}
+
+// Beside premium scans the limit grows by one per calm window, not by
+// √limit.
+func TestGradientStepsByOneBesideHigh(t *testing.T) {
+	g := newGradient(4, 64, 16, 1.25)
+	window(g, 100*time.Millisecond, false) // the baseline (and a step of √16)
+	for want := g.current() + 1; want <= 24; want++ {
+		window(g, 100*time.Millisecond, true)
 		if g.current() != want {
-			t.Fatalf("limit %d after %d fast, busy windows beside premium, want %d", g.current(), w, want)
+			t.Fatalf("limit %d after a calm window beside premium, want %d", g.current(), want)
 		}
+	}
+}
+
+// Under a steady flood beside premium scans on a node of 4 workers, the
+// limit finds the knee once and then stays below it: a step past it
+// queues every premium scan running, so it is taken again only after
+// kneeProbeEvery calm windows.
+func TestGradientStaysBelowTheKneeBesideHigh(t *testing.T) {
+	g := newGradient(2, 64, 16, 1.25)
+	g.highTolerance = 1.1
+	window(g, 100*time.Millisecond, false) // the baseline, alone
+	past, at := 0, 0
+	const windows = 500
+	for range windows {
+		if g.current() > 4 {
+			past++
+		}
+		if g.current() == 4 {
+			at++
+		}
+		window(g, atNode(g.current(), 4), true)
+	}
+	// From 16 down to 4 (the flood's start) takes two windows past the
+	// knee, finding the knee one more.
+	if past > 4 {
+		t.Errorf("%d of %d windows beside premium ran past the node's 4 workers; want at most 4 (the flood's start and finding the knee)", past, windows)
+	}
+	// Free and pro keep what the node has room for.
+	if at < windows-10 {
+		t.Errorf("%d of %d windows at the node's 4 workers; want nearly all", at, windows)
+	}
+}
+
+// A window slowed by something else than the limit (a pause of the node)
+// shrinks the limit below a known knee; it climbs back by one per calm
+// window, stops below the knee, steps onto it after kneeProbeEvery calm
+// windows, and once the node has gained room (the probe is calm) grows
+// past it again.
+func TestGradientClimbsBackBelowTheKnee(t *testing.T) {
+	g := newGradient(2, 64, 4, 1.25)
+	g.highTolerance = 1.1
+	base := 100 * time.Millisecond
+	window(g, base, false)
+	for range 20 { // finds the knee of a node with 8 workers
+		window(g, atNode(g.current(), 8), true)
+	}
+	if g.current() != 8 || g.knee != 9 {
+		t.Fatalf("limit %d, knee %v on a node of 8 workers; want 8 and 9", g.current(), g.knee)
+	}
+	window(g, 2*base, true) // the pause: the limit halves
+	if g.current() != 4 {
+		t.Fatalf("limit %d after a window at twice the baseline, want 4", g.current())
+	}
+	for want := 5; want <= 8; want++ {
+		window(g, atNode(g.current(), 8), true)
+		if g.current() != want {
+			t.Fatalf("limit %d climbing back below the knee, want %d", g.current(), want)
+		}
+	}
+	// Below the knee until kneeProbeEvery calm windows there.
+	for range kneeProbeEvery - 1 {
+		window(g, atNode(g.current(), 8), true)
+		if g.current() != 8 {
+			t.Fatalf("limit %d below a knee of 9 with %d calm windows, want 8", g.current(), g.calm)
+		}
+	}
+	// The node now has 12 workers: the probe onto 9 is calm, and the
+	// limit grows on to the new knee (13 scans on 12 workers are within
+	// 1.1 × the baseline, 14 are not).
+	for range 10 {
+		window(g, atNode(g.current(), 12), true)
+	}
+	if g.current() != 13 || g.knee != 14 {
+		t.Errorf("limit %d, knee %v once the node has 12 workers; want 13 and 14", g.current(), g.knee)
+	}
+}
+
+// Only a step that went over tolerance marks a knee: a slow window at
+// the maximum (where the limit could not step) or one after a step with
+// no premium scan running beside it (judged by the looser tolerance)
+// neither sets nor forgets one.
+func TestGradientKneeOnlyFromAStepBesideHigh(t *testing.T) {
+	base := 100 * time.Millisecond
+	g := newGradient(2, 8, 8, 1.25)
+	g.highTolerance = 1.1
+	window(g, base, false)
+	window(g, base, true) // calm at the maximum: no step
+	window(g, 2*base, true)
+	if g.knee != 0 {
+		t.Errorf("knee %v after a slow window at the maximum, want none", g.knee)
+	}
+	for range 4 {
+		window(g, base, true)
+	}
+	if g.current() != 8 {
+		t.Errorf("limit %d four calm windows after a pause, want back at the maximum 8", g.current())
+	}
+
+	g = newGradient(2, 64, 4, 1.25)
+	g.highTolerance = 1.1
+	window(g, base, false)
+	for range 6 { // knee 9 on 8 workers
+		window(g, atNode(g.current(), 8), true)
+	}
+	// To the probe onto the knee (the calm windows at 8 before this loop
+	// count too).
+	calm := 0
+	for ; g.current() < 9 && calm <= kneeProbeEvery; calm++ {
+		window(g, atNode(g.current(), 8), true)
+	}
+	if g.current() != 9 || calm < kneeProbeEvery-5 {
+		t.Fatalf("limit %d after %d calm windows below a knee of 9, want the probe at 9 after about %d", g.current(), calm, kneeProbeEvery)
+	}
+	window(g, atNode(9, 8), false) // 1.125 × baseline, premium gone
+	if g.knee != 9 {
+		t.Errorf("knee %v after a window past it without premium, want still 9", g.knee)
+	}
+}
+
+// A window over tolerance, or with a scan that ran out of time, runs one
+// scan fewer at least: a step onto the knee from a limit between whole
+// numbers, shrunk in proportion only, would keep as many running.
+func TestGradientShrinksByOneScanAtLeast(t *testing.T) {
+	base := 100 * time.Millisecond
+	g := newGradient(2, 64, 4, 1.25)
+	g.highTolerance = 1.1
+	window(g, base, false)
+	g.limit = 8.5
+	window(g, atNode(8, 8), true) // calm: a step to 9.5
+	if g.current() != 9 {
+		t.Fatalf("limit %d after a calm window at 8 beside premium, want 9", g.current())
+	}
+	window(g, atNode(9, 8), true) // 1.125 × baseline
+	if g.current() != 8 {
+		t.Errorf("limit %d after the step to 9 went over tolerance, want 8", g.current())
+	}
+
+	g = newGradient(1, 64, 4, 1.25)
+	window(g, base, false)
+	g.limit = 3.5
+	for range g.windowSize() {
+		g.sample(base, 3, true)
+	}
+	if g.current() != 2 {
+		t.Errorf("limit %d after a window at 3.5 with scans out of time, want 2", g.current())
 	}
 }
 
@@ -376,5 +528,41 @@ func TestControllerStricterWhilePremiumRuns(t *testing.T) {
 		case !premium && after < before:
 			t.Errorf("no premium: limit %d after scans at 1.2 × baseline, want at least %d", after, before)
 		}
+	}
+}
+
+// The stricter tolerance holds for a while after the last premium scan
+// (as long as the reserve keeps slots for its demand), so that a premium
+// client coming back finds the node below its knee, and lapses once that
+// demand has decayed.
+func TestControllerStricterAfterPremium(t *testing.T) {
+	now := time.Unix(0, 0)
+	ctl := New(Options{MinLimit: 4, MaxLimit: 64, InitialLimit: 16, Now: func() time.Time { return now }})
+	run := func(d time.Duration) {
+		var rel []func(Outcome)
+		for range ctl.limit.windowSize() { // one window
+			rel = append(rel, acquireNow(t, ctl, Normal))
+		}
+		now = now.Add(d)
+		for _, r := range rel {
+			r(Succeeded)
+		}
+	}
+	run(100 * time.Millisecond) // the baseline
+	acquireNow(t, ctl, High)(Succeeded)
+	run(100 * time.Millisecond) // closes the premium scan's window
+	run(100 * time.Millisecond)
+	before := ctl.Stats().Limit
+	run(120 * time.Millisecond)
+	if after := ctl.Stats().Limit; after >= before {
+		t.Errorf("two windows after a premium scan: limit %d after scans at 1.2 × baseline, want below %d", after, before)
+	}
+	for ctl.demandReserve() > 0 {
+		run(100 * time.Millisecond)
+	}
+	before = ctl.Stats().Limit
+	run(120 * time.Millisecond)
+	if after := ctl.Stats().Limit; after < before {
+		t.Errorf("premium's demand decayed: limit %d after scans at 1.2 × baseline, want at least %d", after, before)
 	}
 }

@@ -12,11 +12,19 @@ import (
 // median); it is compared with the no-load baseline. While it stays
 // within tolerance × baseline and the limit is in use, the limit grows by
 // about √limit per window; past it, the limit shrinks in proportion
-// (baseline × tolerance / latency, at most halving per window). A window
-// with a scan that ran out of time does not grow and shrinks by a tenth
-// more. A window in which a premium (High) scan ran is held to a stricter
-// tolerance and grows by one only every highProbeEvery calm windows:
-// every scan past the node's knee queues with the premium ones there.
+// (baseline × tolerance / latency, at most halving per window), and by
+// one scan at least. A window with a scan that ran out of time does not
+// grow and shrinks by a tenth more.
+//
+// A window in which a premium (High) scan ran is held to a stricter
+// tolerance and grows by one at most, because at a node that answers in
+// order every scan past its knee queues with the premium ones. A window
+// that goes over that tolerance right after such a step marks the limit it
+// stepped to as the knee: beside premium the limit then climbs back by
+// one per calm window up to just below the knee (a shrink caused by
+// anything else is undone quickly) and steps onto it again only after
+// kneeProbeEvery calm windows (the node may have gained capacity). A probe
+// that stays calm forgets the knee.
 //
 // The baseline follows a lower latency fast (a quarter of the gap per
 // window) and a higher one slowly: 2% of the gap per window while less
@@ -42,11 +50,24 @@ type gradient struct {
 	// calm counts the windows beside premium scans within tolerance since
 	// the limit last grew or shrank.
 	calm int
+	// knee is the limit (a whole number) that last went over the tolerance beside premium
+	// scans in the window right after the limit stepped onto it (0: none
+	// known).
+	knee float64
+	// stepped is whether the limit grew at the end of the last window
+	// beside premium scans: if this window goes over tolerance, the new
+	// limit was the knee.
+	stepped bool
 }
 
-// highProbeEvery is how many calm windows beside premium scans the limit
-// waits before it probes one more.
-const highProbeEvery = 4
+// kneeProbeEvery is how many calm windows beside premium scans the limit
+// stays just below a known knee before it steps onto it again. Such a
+// step queues the premium scans of about two windows (the step's, and the
+// one the shrink takes to drain) behind one scan too many, so one every
+// kneeProbeEvery windows touches about 2/kneeProbeEvery = 0.2% of them: a
+// fifth of the 1% of premium scans their p99 leaves out. At a few scans
+// per window that is a probe every few minutes under a steady flood.
+const kneeProbeEvery = 1000
 
 // baselineFall is the share of the gap a lower window latency moves the
 // baseline by; baselineRise and baselineCreep that of a higher one, in a
@@ -104,28 +125,44 @@ func (g *gradient) sample(d time.Duration, inflight int, dropped bool) bool {
 	if avg > 0 {
 		grad = math.Max(0.5, math.Min(1, tolerance*g.baseline/avg))
 	}
-	if grad < 1 || g.dropped {
+	over := grad < 1 || g.dropped
+	if over {
 		g.calm = 0
 	}
+	if g.high && g.stepped {
+		// The window right after a step beside premium: the step's verdict.
+		switch {
+		case over:
+			g.knee = math.Floor(g.limit)
+		case g.knee > 0 && math.Floor(g.limit) >= g.knee:
+			g.knee = 0 // the node has more room than it had
+		}
+	}
+	stepped := false
 	switch {
 	case g.dropped:
-		limit *= 0.9 * grad
+		limit = math.Min(limit*0.9*grad, math.Floor(limit)-1)
 	case grad < 1:
-		limit *= grad
+		// At least one scan fewer: a small limit shrunk in proportion
+		// could otherwise keep as many running as went over.
+		limit = math.Min(limit*grad, math.Floor(limit)-1)
 	case busy && g.high:
-		// Within tolerance beside premium scans: probe by one, every
-		// highProbeEvery such windows, as each step past the knee is paid
-		// by the premium scans running.
+		// Within tolerance beside premium scans: by one, as each step past
+		// the knee is paid by the premium scans running; onto a known knee
+		// only now and then.
 		g.calm++
-		if g.calm >= highProbeEvery {
+		if g.knee == 0 || math.Floor(limit)+1 < g.knee || g.calm >= kneeProbeEvery {
 			limit++
 			g.calm = 0
+			stepped = true
 		}
 	case busy:
 		// Within tolerance and in use: probe for more.
 		limit += math.Max(1, math.Sqrt(limit))
 	}
+	old := g.limit
 	g.limit = math.Max(g.min, math.Min(g.max, limit))
+	g.stepped = stepped && g.limit > old // not held back by the maximum
 	g.samples, g.maxInflight, g.dropped, g.high = g.samples[:0], 0, false, false
 	return true
 }
