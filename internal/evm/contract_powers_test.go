@@ -214,3 +214,18 @@ func TestProbesTakeTheContractsOwnTokens(t *testing.T) {
 		t.Errorf("a recover function refusing the token's own address raised %s: %s", f.Code, f.Detail)
 	}
 }
+
+// TestProbesTakeTheContractsTokensADripAtATime: an owner function that
+// hands the owner one token of what the contract holds a call moves far
+// less than the supply's rounding tolerance, but the owner received
+// exactly what the contract lost: as many calls empty the contract.
+func TestProbesTakeTheContractsTokensADripAtATime(t *testing.T) {
+	_, flags := probePowerToken(t, "DripStockToken.bin")
+	f := flagOf(flags, risk.OwnerCanTakeContractTokens)
+	if f == nil {
+		t.Fatal("no OWNER_CAN_TAKE_CONTRACT_TOKENS flag for a function handing the owner the contract's tokens one at a time")
+	}
+	if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, SelectorOf("claimReward(bool)").String()) {
+		t.Errorf("evidence %q from %q, want a probe of claimReward", f.Evidence, f.Source)
+	}
+}

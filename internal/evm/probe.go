@@ -684,7 +684,10 @@ func balanceDeltas(base, m proberMeasure, c probeCaller, sc scene) (credit, debi
 
 // stockTaken is how many of the tokens the token contract held a stock
 // call took out (nil: none beyond rounding, or a swap with the pool that
-// paid for them).
+// paid for them). A drop within rounding still counts when the caller
+// received it, to 1%: a function that hands the caller a fixed small
+// amount of what the contract holds (one token a call) takes it all in
+// as many calls.
 func stockTaken(p probeCall, base, m proberMeasure, sc scene) *big.Int {
 	if !p.stock || base.TokenBalance == nil || m.TokenBalance == nil || base.TokenBalance.Sign() == 0 {
 		return nil
@@ -694,13 +697,24 @@ func stockTaken(p probeCall, base, m proberMeasure, sc scene) *big.Int {
 	if base.TotalSupply != nil {
 		tol.Div(base.TotalSupply, big.NewInt(10_000_000))
 	}
-	if drop.Cmp(tol) <= 0 {
+	if drop.Sign() <= 0 || (drop.Cmp(tol) <= 0 && !callerReceived(drop, base, m)) {
 		return nil
 	}
 	if sc.pool != (common.Address{}) && base.PoolOther != nil && m.PoolOther != nil && m.PoolOther.Cmp(base.PoolOther) < 0 {
 		return nil // the pool paid out its other token: the contract sold (a swap-back), it did not give
 	}
 	return drop
+}
+
+// callerReceived reports whether the caller's balance rose by amount,
+// less at most 1% (a transfer fee).
+func callerReceived(amount *big.Int, base, m proberMeasure) bool {
+	if base.CallerBalance == nil || m.CallerBalance == nil {
+		return false
+	}
+	gain := new(big.Int).Sub(m.CallerBalance, base.CallerBalance)
+	floor := new(big.Int).Mul(amount, big.NewInt(99))
+	return gain.Cmp(amount) <= 0 && new(big.Int).Mul(gain, big.NewInt(100)).Cmp(floor) >= 0
 }
 
 // classify names what a call changed.
