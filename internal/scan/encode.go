@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -13,6 +14,8 @@ import (
 // whole report again (a cache hit costs a copy, not an encode).
 type stored struct {
 	raw []byte
+	// digest is raw's SHA-256: a history row refers to raw by it.
+	digest [32]byte
 	// Spans of the top-level values of scan_id, duration_ms and cached,
 	// in increasing order of offset.
 	spans [3]span
@@ -49,27 +52,31 @@ func newStored(raw []byte) *stored {
 	if !ok || found != len(s.spans) {
 		return nil
 	}
+	s.digest = sha256.Sum256(raw)
 	return s
 }
 
-// encode writes the stored report with r's scan id, duration and cached.
-func (s *stored) encode(r *Report) []byte {
-	id := strconv.AppendQuote(nil, r.ScanID)
-	out := make([]byte, 0, len(s.raw)+len(id)+16)
+// encode writes the stored report with r's scan id, duration and cached
+// and returns where in s.raw they replaced the stored values.
+func (s *stored) encode(r *Report) ([]byte, [3]Splice) {
+	var splices [3]Splice
+	out := make([]byte, 0, len(s.raw)+len(r.ScanID)+24)
 	at := 0
 	for i, sp := range s.spans {
 		out = append(out, s.raw[at:sp.from]...)
+		start := len(out)
 		switch s.order[i] {
 		case fieldScanID:
-			out = append(out, id...)
+			out = strconv.AppendQuote(out, r.ScanID)
 		case fieldDuration:
 			out = strconv.AppendInt(out, r.DurationMS, 10)
 		case fieldCached:
 			out = strconv.AppendBool(out, r.Cached)
 		}
+		splices[i] = Splice{From: sp.from, To: sp.to, With: out[start:len(out):len(out)]}
 		at = sp.to
 	}
-	return append(out, s.raw[at:]...)
+	return append(out, s.raw[at:]...), splices
 }
 
 // Encode returns the report's JSON. A report the engine answered from a
@@ -77,14 +84,42 @@ func (s *stored) encode(r *Report) []byte {
 // those bytes with its own scan_id, duration_ms and cached; its other
 // fields must not have been changed since the engine returned it.
 func (r *Report) Encode() ([]byte, error) {
+	enc, err := r.EncodeShared()
+	return enc.JSON, err
+}
+
+// Encoded is a report's JSON and, for a report answered from a stored
+// encoding, how the JSON derives from it.
+type Encoded struct {
+	JSON []byte
+	// Base is the stored encoding, the same bytes for every answer from
+	// one cached report (nil when the report was encoded afresh); Digest
+	// is its SHA-256 (computed once per encoding). JSON is Base with each
+	// of Splices applied.
+	Base    []byte
+	Digest  [32]byte
+	Splices [3]Splice
+}
+
+// Splice replaces Base[From:To] with With (which shares JSON's bytes).
+type Splice struct {
+	From, To int
+	With     []byte
+}
+
+// EncodeShared is Encode with the stored encoding the JSON was written
+// from, so that a history row can keep the encoding once and each answer
+// as its few splices.
+func (r *Report) EncodeShared() (Encoded, error) {
 	if r.stored != nil && canQuote(r.ScanID) {
-		return r.stored.encode(r), nil
+		b, splices := r.stored.encode(r)
+		return Encoded{JSON: b, Base: r.stored.raw, Digest: r.stored.digest, Splices: splices}, nil
 	}
 	b, err := json.Marshal(r)
 	if err != nil {
-		return nil, fmt.Errorf("scan: encode report: %w", err)
+		return Encoded{}, fmt.Errorf("scan: encode report: %w", err)
 	}
-	return b, nil
+	return Encoded{JSON: b}, nil
 }
 
 // canQuote reports whether strconv.Quote writes id as json.Marshal would:

@@ -38,6 +38,11 @@ type Scan struct {
 	Cached    bool
 	ScannedAt time.Time
 	Report    []byte
+	// Base, when set on a scan to save, says that Report is Base.Body
+	// with Edits applied, so the backend may store the base once and the
+	// row as its edits (see Base). Scans read back carry Report only.
+	Base  *Base
+	Edits []Edit
 }
 
 // ScanFilter selects a key's scans, newest first.

@@ -43,7 +43,15 @@ var (
 	_ store.ScanRecorder = (*Store)(nil)
 )
 
-const scanColumns = `id, key_id, address, chain, risk_level, score, cached, scanned_at, report`
+const scanColumns = `id, key_id, address, chain, risk_level, score, cached, scanned_at, report, report_base, report_edits`
+
+// readColumns are what scanScan reads: a row and its report base's body
+// (NULL when the row keeps its whole report), from readFrom.
+const (
+	readColumns = `s.id, s.key_id, s.address, s.chain, s.risk_level, s.score, s.cached, s.scanned_at,
+		s.report, s.report_base IS NOT NULL, s.report_edits, b.body`
+	readFrom = `scans s LEFT JOIN report_bases b ON b.digest = s.report_base`
+)
 
 // Open connects to the database at dsn and migrates it.
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
@@ -220,9 +228,8 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) error {
 // SaveScan stores one scan; a scan whose ID is already stored is skipped,
 // so retrying a save is safe.
 func (s *Store) SaveScan(ctx context.Context, sc store.Scan) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO scans (`+scanColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-		ON CONFLICT (id) DO NOTHING`,
-		sc.ID, sc.KeyID, sc.Address, sc.Chain, sc.RiskLevel, sc.Score, sc.Cached, sc.ScannedAt, reportBytes(sc.Report))
+	_, err := s.pool.Exec(ctx, `WITH `+saveBases+` `+insertScans+` ON CONFLICT (id) DO NOTHING`,
+		scanColumnsOf([]store.Scan{sc})...)
 	if err != nil {
 		return fmt.Errorf("postgres: save scan %s: %w", sc.ID, err)
 	}
@@ -242,34 +249,50 @@ func (s *Store) SaveScans(ctx context.Context, scans []store.Scan) error {
 	if len(scans) == 0 {
 		return nil
 	}
-	_, err := s.pool.Exec(ctx, insertScans+` ON CONFLICT (id) DO NOTHING`, scanColumnsOf(scans)...)
+	_, err := s.pool.Exec(ctx, `WITH `+saveBases+` `+insertScans+` ON CONFLICT (id) DO NOTHING`, scanColumnsOf(scans)...)
 	if err != nil {
 		return fmt.Errorf("postgres: save %d scans: %w", len(scans), err)
 	}
 	return nil
 }
 
-// insertScans inserts the rows of scanColumnsOf's arrays ($1 to $9).
+// insertScans inserts the rows of scanColumnsOf's arrays ($1 to $11).
 const insertScans = `INSERT INTO scans (` + scanColumns + `)
 		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-		                     $6::float8[], $7::bool[], $8::timestamptz[], $9::bytea[])`
+		                     $6::float8[], $7::bool[], $8::timestamptz[], $9::bytea[], $10::bytea[], $11::bytea[])`
+
+// saveBases is the common table expression that stores the report bases
+// of scanColumnsOf's arrays ($12 and $13), skipping stored ones.
+const saveBases = `bases AS (INSERT INTO report_bases (digest, body)
+		SELECT * FROM unnest($12::bytea[], $13::bytea[]) ON CONFLICT (digest) DO NOTHING)`
 
 // scanColumnsOf returns scans as one array per column, in scanColumns'
-// order.
+// order, then the digests and bodies of their bases (each once): a scan
+// with a base keeps an empty report, its base's digest and its edits.
 func scanColumnsOf(scans []store.Scan) []any {
 	var (
 		ids, keys, addrs, chains, levels = make([]string, len(scans)), make([]string, len(scans)),
 			make([]string, len(scans)), make([]string, len(scans)), make([]string, len(scans))
-		scores  = make([]float64, len(scans))
-		cached  = make([]bool, len(scans))
-		at      = make([]time.Time, len(scans))
-		reports = make([][]byte, len(scans))
+		scores                = make([]float64, len(scans))
+		cached                = make([]bool, len(scans))
+		at                    = make([]time.Time, len(scans))
+		reports, bases, edits = make([][]byte, len(scans)), make([][]byte, len(scans)), make([][]byte, len(scans))
+		digests, bodies       [][]byte
+		seen                  [][32]byte
 	)
 	for i, sc := range scans {
 		ids[i], keys[i], addrs[i], chains[i], levels[i] = sc.ID, sc.KeyID, sc.Address, sc.Chain, sc.RiskLevel
 		scores[i], cached[i], at[i], reports[i] = sc.Score, sc.Cached, sc.ScannedAt, reportBytes(sc.Report)
+		if sc.Base == nil {
+			continue
+		}
+		reports[i], bases[i], edits[i] = []byte{}, sc.Base.Digest[:], store.EncodeEdits(sc.Edits)
+		if !slices.Contains(seen, sc.Base.Digest) {
+			seen = append(seen, sc.Base.Digest)
+			digests, bodies = append(digests, sc.Base.Digest[:]), append(bodies, sc.Base.Body)
+		}
 	}
-	return []any{ids, keys, addrs, chains, levels, scores, cached, at, reports}
+	return []any{ids, keys, addrs, chains, levels, scores, cached, at, reports, bases, edits, digests, bodies}
 }
 
 // RecordScans saves scans and applies charges in one statement (one
@@ -284,9 +307,9 @@ func (s *Store) RecordScans(ctx context.Context, scans []store.Scan, charges []s
 		keys[i], days[i], counts[i] = c.KeyID, c.Day, c.N
 	}
 	args := append(scanColumnsOf(scans), keys, days, counts)
-	rows, err := s.pool.Query(ctx, `WITH saved AS (`+insertScans+` ON CONFLICT (id) DO NOTHING)
+	rows, err := s.pool.Query(ctx, `WITH `+saveBases+`, saved AS (`+insertScans+` ON CONFLICT (id) DO NOTHING)
 		INSERT INTO usage (key_id, day, count)
-		SELECT * FROM unnest($10::text[], $11::text[], $12::bigint[])
+		SELECT * FROM unnest($14::text[], $15::text[], $16::bigint[])
 		ON CONFLICT (key_id, day) DO UPDATE SET count = usage.count + excluded.count
 		RETURNING key_id, day, count`, args...)
 	if err != nil {
@@ -314,20 +337,30 @@ func (s *Store) RecordScans(ctx context.Context, scans []store.Scan, charges []s
 	return totals, nil
 }
 
+// scanScan reads a row of readColumns.
 func scanScan(row pgx.Row) (store.Scan, error) {
-	var sc store.Scan
+	var (
+		sc               store.Scan
+		hasBase          bool
+		own, edits, body []byte
+	)
 	if err := row.Scan(&sc.ID, &sc.KeyID, &sc.Address, &sc.Chain, &sc.RiskLevel, &sc.Score, &sc.Cached,
-		&sc.ScannedAt, &sc.Report); err != nil {
+		&sc.ScannedAt, &own, &hasBase, &edits, &body); err != nil {
 		return store.Scan{}, err
 	}
 	sc.ScannedAt = sc.ScannedAt.UTC()
+	report, err := store.RebuildReport(own, body, edits, hasBase)
+	if err != nil {
+		return store.Scan{}, fmt.Errorf("scan %s: %w", sc.ID, err)
+	}
+	sc.Report = report
 	return sc, nil
 }
 
 // FindScan returns the scan scanID if it belongs to keyID, else
 // store.ErrNotFound.
 func (s *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan, error) {
-	sc, err := scanScan(s.pool.QueryRow(ctx, `SELECT `+scanColumns+` FROM scans WHERE id = $1 AND key_id = $2`,
+	sc, err := scanScan(s.pool.QueryRow(ctx, `SELECT `+readColumns+` FROM `+readFrom+` WHERE s.id = $1 AND s.key_id = $2`,
 		scanID, keyID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.Scan{}, store.ErrNotFound
@@ -341,8 +374,8 @@ func (s *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan,
 // LatestScan returns the newest scan of address by any key, or
 // store.ErrNotFound.
 func (s *Store) LatestScan(ctx context.Context, address string) (store.Scan, error) {
-	sc, err := scanScan(s.pool.QueryRow(ctx, `SELECT `+scanColumns+` FROM scans WHERE address = $1
-		ORDER BY scanned_at DESC, id DESC LIMIT 1`, address))
+	sc, err := scanScan(s.pool.QueryRow(ctx, `SELECT `+readColumns+` FROM `+readFrom+` WHERE s.address = $1
+		ORDER BY s.scanned_at DESC, s.id DESC LIMIT 1`, address))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.Scan{}, store.ErrNotFound
 	}
@@ -356,7 +389,7 @@ func (s *Store) LatestScan(ctx context.Context, address string) (store.Scan, err
 func (s *Store) readPage(ctx context.Context, f store.ScanFilter, pos *store.Position, limit int, dst []store.Scan) ([]store.Scan, error) {
 	var q strings.Builder
 	args := []any{f.KeyID}
-	q.WriteString(`SELECT ` + scanColumns + ` FROM scans WHERE key_id = $1`)
+	q.WriteString(`SELECT ` + readColumns + ` FROM ` + readFrom + ` WHERE s.key_id = $1`)
 	where := func(cond string, vals ...any) {
 		for _, v := range vals {
 			args = append(args, v)
@@ -365,22 +398,22 @@ func (s *Store) readPage(ctx context.Context, f store.ScanFilter, pos *store.Pos
 		q.WriteString(" AND " + cond)
 	}
 	if f.Chain != "" {
-		where("chain = ?", f.Chain)
+		where("s.chain = ?", f.Chain)
 	}
 	if f.Level != "" {
-		where("risk_level = ?", f.Level)
+		where("s.risk_level = ?", f.Level)
 	}
 	if !f.From.IsZero() {
-		where("scanned_at >= ?", f.From)
+		where("s.scanned_at >= ?", f.From)
 	}
 	if !f.To.IsZero() {
-		where("scanned_at < ?", f.To)
+		where("s.scanned_at < ?", f.To)
 	}
 	if pos != nil {
-		where("(scanned_at, id) < (?, ?)", pos.ScannedAt, pos.ID)
+		where("(s.scanned_at, s.id) < (?, ?)", pos.ScannedAt, pos.ID)
 	}
 	args = append(args, limit)
-	q.WriteString(` ORDER BY scanned_at DESC, id DESC LIMIT $` + strconv.Itoa(len(args)))
+	q.WriteString(` ORDER BY s.scanned_at DESC, s.id DESC LIMIT $` + strconv.Itoa(len(args)))
 
 	rows, err := s.pool.Query(ctx, q.String(), args...)
 	if err != nil {

@@ -40,6 +40,7 @@ type Store struct {
 	now   func() time.Time
 
 	insertScan  *sql.Stmt
+	insertBase  *sql.Stmt
 	addUsage    *sql.Stmt
 	keyByHash   *sql.Stmt
 	findScans   *sql.Stmt
@@ -58,7 +59,15 @@ var (
 	_ store.ScanRecorder = (*Store)(nil)
 )
 
-const scanColumns = `id, key_id, address, chain, risk_level, score, cached, scanned_at, report`
+const scanColumns = `id, key_id, address, chain, risk_level, score, cached, scanned_at, report, report_base, report_edits`
+
+// readColumns are what scanScan reads: a row and its report base's body
+// (NULL when the row keeps its whole report), from readFrom.
+const (
+	readColumns = `s.id, s.key_id, s.address, s.chain, s.risk_level, s.score, s.cached, s.scanned_at,
+		s.report, s.report_base IS NOT NULL, s.report_edits, b.body`
+	readFrom = `scans s LEFT JOIN report_bases b ON b.digest = s.report_base`
+)
 
 // Open opens (creating if needed) the database at path and migrates it.
 // Path ":memory:" gives a private in-memory database.
@@ -176,8 +185,9 @@ func (s *Store) prepare(ctx context.Context) error {
 		db  *sql.DB
 		sql string
 	}{
-		{&s.insertScan, s.write, `INSERT INTO scans (` + scanColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		{&s.insertScan, s.write, `INSERT INTO scans (` + scanColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO NOTHING`},
+		{&s.insertBase, s.write, `INSERT INTO report_bases (digest, body) VALUES (?, ?) ON CONFLICT (digest) DO NOTHING`},
 		{&s.addUsage, s.write, `INSERT INTO usage (key_id, day, count) VALUES (?, ?, ?)
 			ON CONFLICT (key_id, day) DO UPDATE SET count = count + excluded.count RETURNING count`},
 		{&s.createKey, s.write, `INSERT INTO keys (id, name, plan, prefix, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`},
@@ -185,13 +195,13 @@ func (s *Store) prepare(ctx context.Context) error {
 		{&s.keyByHash, s.read, `SELECT id, name, plan, prefix, created_at, revoked_at FROM keys WHERE secret_hash = ?`},
 		{&s.listKeys, s.read, `SELECT id, name, plan, prefix, created_at, revoked_at FROM keys ORDER BY created_at, id`},
 		{&s.usage, s.read, `SELECT count FROM usage WHERE key_id = ? AND day = ?`},
-		{&s.findScan, s.read, `SELECT ` + scanColumns + ` FROM scans WHERE id = ? AND key_id = ?`},
-		{&s.latestScan, s.read, `SELECT ` + scanColumns + ` FROM scans WHERE address = ?
-			ORDER BY scanned_at DESC, id DESC LIMIT 1`},
-		{&s.findScans, s.read, `SELECT ` + scanColumns + ` FROM scans
-			WHERE key_id = ?1 AND (?2 = '' OR chain = ?2) AND (?3 = '' OR risk_level = ?3)
-			  AND scanned_at >= ?4 AND scanned_at < ?5 AND (scanned_at, id) < (?6, ?7)
-			ORDER BY scanned_at DESC, id DESC LIMIT ?8`},
+		{&s.findScan, s.read, `SELECT ` + readColumns + ` FROM ` + readFrom + ` WHERE s.id = ? AND s.key_id = ?`},
+		{&s.latestScan, s.read, `SELECT ` + readColumns + ` FROM ` + readFrom + ` WHERE s.address = ?
+			ORDER BY s.scanned_at DESC, s.id DESC LIMIT 1`},
+		{&s.findScans, s.read, `SELECT ` + readColumns + ` FROM ` + readFrom + `
+			WHERE s.key_id = ?1 AND (?2 = '' OR s.chain = ?2) AND (?3 = '' OR s.risk_level = ?3)
+			  AND s.scanned_at >= ?4 AND s.scanned_at < ?5 AND (s.scanned_at, s.id) < (?6, ?7)
+			ORDER BY s.scanned_at DESC, s.id DESC LIMIT ?8`},
 	}
 	for _, st := range stmts {
 		p, err := st.db.PrepareContext(ctx, st.sql)
@@ -308,14 +318,50 @@ func (s *Store) RevokeKey(ctx context.Context, id string, at time.Time) error {
 	return nil
 }
 
+// scanArgs are sc's values in scanColumns' order: a scan with a base
+// keeps an empty report, its base's digest and its edits.
 func scanArgs(sc store.Scan) []any {
+	report, base, edits := sc.Report, []byte(nil), []byte(nil)
+	if sc.Base != nil {
+		report, base, edits = []byte{}, sc.Base.Digest[:], store.EncodeEdits(sc.Edits)
+	}
 	return []any{sc.ID, sc.KeyID, sc.Address, sc.Chain, sc.RiskLevel, sc.Score, sc.Cached,
-		sc.ScannedAt.UnixMicro(), sc.Report}
+		sc.ScannedAt.UnixMicro(), report, base, edits}
+}
+
+// insertScans inserts scans in tx, each base they use once, skipping
+// stored IDs and stored bases.
+func (s *Store) insertScans(ctx context.Context, tx *sql.Tx, scans []store.Scan) error {
+	var bases *sql.Stmt
+	var seen [][32]byte
+	for _, sc := range scans {
+		if sc.Base == nil || slices.Contains(seen, sc.Base.Digest) {
+			continue
+		}
+		seen = append(seen, sc.Base.Digest)
+		if bases == nil {
+			bases = tx.StmtContext(ctx, s.insertBase)
+		}
+		if _, err := bases.ExecContext(ctx, sc.Base.Digest[:], sc.Base.Body); err != nil {
+			return fmt.Errorf("sqlite: save report base of %s: %w", sc.ID, err)
+		}
+	}
+	ins := tx.StmtContext(ctx, s.insertScan)
+	for _, sc := range scans {
+		if _, err := ins.ExecContext(ctx, scanArgs(sc)...); err != nil {
+			return fmt.Errorf("sqlite: save scan %s: %w", sc.ID, err)
+		}
+	}
+	return nil
 }
 
 // SaveScan stores one scan; a scan whose ID is already stored is skipped,
 // so retrying a save is safe.
 func (s *Store) SaveScan(ctx context.Context, sc store.Scan) error {
+	if sc.Base != nil {
+		// The base and the row: one transaction.
+		return s.SaveScans(ctx, []store.Scan{sc})
+	}
 	if _, err := s.insertScan.ExecContext(ctx, scanArgs(sc)...); err != nil {
 		return fmt.Errorf("sqlite: save scan %s: %w", sc.ID, err)
 	}
@@ -329,11 +375,8 @@ func (s *Store) SaveScans(ctx context.Context, scans []store.Scan) error {
 		return fmt.Errorf("sqlite: save scans: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	stmt := tx.StmtContext(ctx, s.insertScan)
-	for _, sc := range scans {
-		if _, err := stmt.ExecContext(ctx, scanArgs(sc)...); err != nil {
-			return fmt.Errorf("sqlite: save scan %s: %w", sc.ID, err)
-		}
+	if err := s.insertScans(ctx, tx, scans); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("sqlite: save scans: %w", err)
@@ -355,11 +398,8 @@ func (s *Store) RecordScans(ctx context.Context, scans []store.Scan, charges []s
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	if len(scans) > 0 {
-		ins := tx.StmtContext(ctx, s.insertScan)
-		for _, sc := range scans {
-			if _, err := ins.ExecContext(ctx, scanArgs(sc)...); err != nil {
-				return nil, fmt.Errorf("sqlite: save scan %s: %w", sc.ID, err)
-			}
+		if err := s.insertScans(ctx, tx, scans); err != nil {
+			return nil, err
 		}
 	}
 	totals := make([]int64, len(charges))
@@ -377,15 +417,24 @@ func (s *Store) RecordScans(ctx context.Context, scans []store.Scan, charges []s
 	return totals, nil
 }
 
+// scanScan reads a row of readColumns.
 func scanScan(row scanner) (store.Scan, error) {
 	var (
-		sc store.Scan
-		at int64
+		sc               store.Scan
+		at               int64
+		hasBase          bool
+		own, edits, body []byte
 	)
-	if err := row.Scan(&sc.ID, &sc.KeyID, &sc.Address, &sc.Chain, &sc.RiskLevel, &sc.Score, &sc.Cached, &at, &sc.Report); err != nil {
+	if err := row.Scan(&sc.ID, &sc.KeyID, &sc.Address, &sc.Chain, &sc.RiskLevel, &sc.Score, &sc.Cached, &at,
+		&own, &hasBase, &edits, &body); err != nil {
 		return store.Scan{}, err
 	}
 	sc.ScannedAt = time.UnixMicro(at).UTC()
+	report, err := store.RebuildReport(own, body, edits, hasBase)
+	if err != nil {
+		return store.Scan{}, fmt.Errorf("scan %s: %w", sc.ID, err)
+	}
+	sc.Report = report
 	return sc, nil
 }
 

@@ -5,6 +5,7 @@ package storetest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"runtime"
@@ -44,6 +45,7 @@ func Run(t *testing.T, open Open) {
 		{"ExportStopsOnError", testExportStops},
 		{"Export100k", testExport100k},
 		{"LatestScanOfAddress", testLatestScan},
+		{"ReportBases", testReportBases},
 		{"Watchlist", testWatchlist},
 		{"WatchLimitUnderConcurrency", testWatchLimit},
 		{"WatchedTokens", testWatchedTokens},
@@ -656,4 +658,94 @@ func testLatestScan(t *testing.T, s store.Store) {
 	if got, err := s.LatestScan(ctx, addr); err != nil || got.ID != "a4" {
 		t.Errorf("after a newer scan: LatestScan = %s, %v; want a4", got.ID, err)
 	}
+}
+
+// testReportBases: scans saved as a shared base and their edits (one by
+// one, in a batch, with their charges) read back as the exact bytes of
+// their reports from every read path, beside rows kept whole; a base
+// saved again (another batch, another instance) is no error.
+func testReportBases(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	body := []byte(`{"scan_id":"scn_first","address":"0xab","duration_ms":1234,"cached":false,"token_name":"Ünïcødé 🚀"}`)
+	base := &store.Base{Digest: sha256.Sum256(body), Body: body}
+	var want []store.Scan
+	withBase := func(id string, d time.Duration, dur string) store.Scan {
+		sc := newScan(id, "key_a", "ethereum", "low", t0.Add(d))
+		sc.Cached = true
+		sc.Base, sc.Edits = base, []store.Edit{
+			{From: 11, To: 22, With: []byte(`"` + id + `"`)},
+			{From: 54, To: 58, With: []byte(dur)},
+			{From: 68, To: 73, With: []byte(`true`)},
+		}
+		report, err := store.ApplyEdits(body, sc.Edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Report = report
+		want = append(want, sc)
+		return sc
+	}
+	if got := string(withBase("scn_probe", 0, "0").Report); got != `{"scan_id":"scn_probe","address":"0xab","duration_ms":0,"cached":true,"token_name":"Ünïcødé 🚀"}` {
+		t.Fatalf("the test's edits do not hit the fields: %s", got)
+	}
+	want = want[:0]
+	save(t, s, withBase("scn_b1", time.Second, "5"))
+	if bs, ok := s.(store.BatchSaver); ok {
+		if err := bs.SaveScans(ctx, []store.Scan{withBase("scn_b2", 2*time.Second, "0"), withBase("scn_b3", 3*time.Second, "17")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rec, ok := s.(store.ScanRecorder); ok {
+		if _, err := rec.RecordScans(ctx, []store.Scan{withBase("scn_b4", 4*time.Second, "2"), withBase("scn_b5", 5*time.Second, "1")},
+			[]store.Charge{{KeyID: "key_a", Day: "2026-11-21", N: 2}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole := newScan("scn_w", "key_a", "ethereum", "low", t0.Add(6*time.Second))
+	save(t, s, whole)
+	want = append(want, whole)
+	slices.Reverse(want) // newest first
+
+	for _, w := range want {
+		got, err := s.FindScan(ctx, "key_a", w.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertScan(t, got, w)
+	}
+	page, _, err := s.FindScans(ctx, store.ScanFilter{KeyID: "key_a", Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exported []store.Scan
+	if err := s.ExportScans(ctx, store.ScanFilter{KeyID: "key_a"}, func(sc store.Scan) error {
+		exported = append(exported, sc)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string][]store.Scan{"FindScans": page, "ExportScans": exported} {
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d scans, want %d", name, len(got), len(want))
+		}
+		for i := range want {
+			assertScan(t, got[i], want[i])
+			if got[i].Base != nil || got[i].Edits != nil {
+				t.Errorf("%s: %s read back with a base", name, got[i].ID)
+			}
+		}
+	}
+	latest, err := s.LatestScan(ctx, whole.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertScan(t, latest, whole)
+	// The newest of another address is a row with a base.
+	last := withBase("scn_b6", 7*time.Second, "3")
+	last.Address = "0x" + strings.Repeat("cd", 20)
+	save(t, s, last)
+	if latest, err = s.LatestScan(ctx, last.Address); err != nil {
+		t.Fatal(err)
+	}
+	assertScan(t, latest, last)
 }
