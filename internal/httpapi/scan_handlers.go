@@ -51,16 +51,16 @@ func (s *Server) scanAndRecord(w http.ResponseWriter, r *http.Request, a *Accoun
 	if err != nil {
 		return nil, nil, err
 	}
-	b, err := rep.Encode()
+	enc, err := rep.EncodeShared()
 	if err != nil {
 		return nil, nil, err
 	}
-	err = s.record(r.Context(), a, rep, b)
+	err = s.record(r.Context(), a, rep, enc)
 	saved()
 	if err != nil {
 		return nil, nil, err
 	}
-	return rep, b, nil
+	return rep, enc.JSON, nil
 }
 
 // handleScan is POST /api/v1/scan: validate the request before charging
@@ -81,12 +81,14 @@ func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) 
 	s.writeRawJSON(w, http.StatusOK, b)
 }
 
-// record stores the scan in history and charges it to the key's usage.
-func (s *Server) record(ctx context.Context, a *Account, rep *scan.Report, b []byte) error {
+// record stores the scan in history and charges it to the key's usage. A
+// report answered from a stored encoding is recorded as that encoding
+// (stored once for all its answers) and its own splices.
+func (s *Server) record(ctx context.Context, a *Account, rep *scan.Report, enc scan.Encoded) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	now := s.now().UTC()
-	err := s.recorder.save(ctx, store.Scan{
+	sc := store.Scan{
 		ID:        rep.ScanID,
 		KeyID:     a.Key.ID,
 		Address:   rep.Address,
@@ -95,8 +97,16 @@ func (s *Server) record(ctx context.Context, a *Account, rep *scan.Report, b []b
 		Score:     rep.OverallRiskScore,
 		Cached:    rep.Cached,
 		ScannedAt: now,
-		Report:    b,
-	}, store.Day(now))
+		Report:    enc.JSON,
+	}
+	if enc.Base != nil {
+		sc.Base = &store.Base{Digest: enc.Digest, Body: enc.Base}
+		sc.Edits = make([]store.Edit, len(enc.Splices))
+		for i, sp := range enc.Splices {
+			sc.Edits[i] = store.Edit{From: sp.From, To: sp.To, With: sp.With}
+		}
+	}
+	err := s.recorder.save(ctx, sc, store.Day(now))
 	if err != nil {
 		return fault.Wrap(err, fault.Unavailable, "the scan could not be recorded; retry")
 	}
