@@ -31,7 +31,7 @@ func probePowerToken(t *testing.T, bin string) (*analysis.EVMProbeFacts, []risk.
 	report := AnalyseCode(code)
 	elems, decode, err := ProbeCalls(ProbeRequest{Token: token, Pool: pool, Code: report, Owner: &deployer,
 		Creator: &deployer, Donors: []common.Address{deployer}, Holders: []common.Address{deployer, holder},
-		Exclude: []common.Address{weth}, Wrapped: weth, FeeBps: 30})
+		Exclude: []common.Address{weth}, Wrapped: weth, FeeBps: 30, Stock: new(big.Int).Exp(big.NewInt(10), big.NewInt(24), nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,5 +227,25 @@ func TestProbesTakeTheContractsTokensADripAtATime(t *testing.T) {
 	}
 	if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, SelectorOf("claimReward(bool)").String()) {
 		t.Errorf("evidence %q from %q, want a probe of claimReward", f.Evidence, f.Source)
+	}
+}
+
+// TestProbesCreditTheStockOfATokenRefusingItself: a token that refuses
+// transfers to its own address cannot be given tokens by the test
+// wallet, yet its recover function hands the owner whatever the contract
+// holds (fees, tokens credited some other way). The stock calls credit
+// the contract by state override of its balance mapping, so the power is
+// proven all the same.
+func TestProbesCreditTheStockOfATokenRefusingItself(t *testing.T) {
+	_, flags := probePowerToken(t, "SelfGuardStockToken.bin")
+	f := flagOf(flags, risk.OwnerCanTakeContractTokens)
+	if f == nil {
+		t.Fatal("no OWNER_CAN_TAKE_CONTRACT_TOKENS flag for a recover function of a token refusing transfers to itself")
+	}
+	if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, "token contract's own holdings") {
+		t.Errorf("evidence %q from %q, want a probe of the contract's holdings", f.Evidence, f.Source)
+	}
+	if f := flagOf(flags, risk.OwnerCanSeize); f != nil {
+		t.Errorf("taking what the contract holds raised %s: no holder's wallet is touched", f.Code)
 	}
 }

@@ -94,6 +94,13 @@ type ProbeRequest struct {
 	// (a V2 pool against the wrapped native) when no donor can give any.
 	Wrapped common.Address
 	FeeBps  int
+	// Stock is how many tokens the token contract is credited, by state
+	// override of its balance slots (Code.Methods.BalanceSlots), for the
+	// calls that test whether a caller can take what the contract holds:
+	// a token that refuses transfers to itself cannot be given any by
+	// the victim, yet holds fees or tokens credited some other way (nil:
+	// only the victim's gift).
+	Stock *big.Int
 	// GasPerCall caps each candidate call; MaxSelectors bounds how many
 	// dispatcher selectors are probed.
 	GasPerCall   uint64
@@ -258,30 +265,47 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		Groups []*big.Int
 		Stock  []bool
 	}
+	stockOv := stockOverride(req)
 	for ci, c := range callers {
 		ov := StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}}
 		for k, v := range overrides {
 			ov[k] = v
 		}
+		// With a stock to credit, the stock calls (last) run in calls of
+		// their own, whose override also credits the token contract.
 		mine := callsFor(calls, c.role)
-		for start := 0; start < len(mine); start += probesPerCall {
-			part := mine[start:min(start+probesPerCall, len(mine))]
-			data := make([][]byte, len(part))
-			pl := plan{Watch: sc.watch, Groups: make([]*big.Int, len(part)), Stock: make([]bool, len(part))}
-			for i, p := range part {
-				data[i] = p.data
-				pl.Groups[i] = big.NewInt(int64(p.group))
-				pl.Stock[i] = p.stock
+		segments := []probeSegment{{calls: mine, ov: ov}}
+		if stockOv != nil {
+			split := len(mine)
+			for split > 0 && mine[split-1].stock {
+				split--
 			}
-			input, err := prober.ABI.Pack("run", req.Token, ProbeVictim, ProbeSink, req.Pool, donors, fund,
-				new(big.Int).SetUint64(gasPerCall), data, pl)
-			if err != nil {
-				return nil, nil, fmt.Errorf("probe: pack: %w", err)
+			stockCallOv := StateOverride{req.Token: *stockOv}
+			for k, v := range ov {
+				stockCallOv[k] = v
 			}
-			out := new(hexutil.Bytes)
-			from := c.addr
-			chunks = append(chunks, chunk{caller: ci, calls: part, out: out, elem: len(elems)})
-			elems = append(elems, CallElem(CallMsg{From: &from, To: c.addr, Gas: probeCallGas, Data: input}, ov, out))
+			segments = []probeSegment{{calls: mine[:split], ov: ov}, {calls: mine[split:], ov: stockCallOv}}
+		}
+		for _, seg := range segments {
+			for start := 0; start < len(seg.calls); start += probesPerCall {
+				part := seg.calls[start:min(start+probesPerCall, len(seg.calls))]
+				data := make([][]byte, len(part))
+				pl := plan{Watch: sc.watch, Groups: make([]*big.Int, len(part)), Stock: make([]bool, len(part))}
+				for i, p := range part {
+					data[i] = p.data
+					pl.Groups[i] = big.NewInt(int64(p.group))
+					pl.Stock[i] = p.stock
+				}
+				input, err := prober.ABI.Pack("run", req.Token, ProbeVictim, ProbeSink, req.Pool, donors, fund,
+					new(big.Int).SetUint64(gasPerCall), data, pl)
+				if err != nil {
+					return nil, nil, fmt.Errorf("probe: pack: %w", err)
+				}
+				out := new(hexutil.Bytes)
+				from := c.addr
+				chunks = append(chunks, chunk{caller: ci, calls: part, out: out, elem: len(elems)})
+				elems = append(elems, CallElem(CallMsg{From: &from, To: c.addr, Gas: probeCallGas, Data: input}, seg.ov, out))
+			}
 		}
 	}
 
@@ -339,6 +363,32 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		return facts, nil
 	}
 	return elems, decode, nil
+}
+
+// probeSegment is a run of one caller's calls that share a state
+// override.
+type probeSegment struct {
+	calls []probeCall
+	ov    StateOverride
+}
+
+// stockOverride credits the token contract req.Stock tokens in each of
+// its balance mappings, at the key of its own address (solc's and
+// vyper's mapping layouts both); nil when there is nothing to credit or
+// no balance mapping is known.
+func stockOverride(req ProbeRequest) *OverrideAccount {
+	if req.Stock == nil || req.Stock.Sign() <= 0 || len(req.Code.Methods.BalanceSlots) == 0 {
+		return nil
+	}
+	key := common.LeftPadBytes(req.Token.Bytes(), 32)
+	amount := common.BigToHash(req.Stock)
+	diff := map[common.Hash]common.Hash{}
+	for _, slot := range req.Code.Methods.BalanceSlots {
+		sw := slot.Bytes32()
+		diff[crypto.Keccak256Hash(key, sw[:])] = amount
+		diff[crypto.Keccak256Hash(sw[:], key)] = amount
+	}
+	return &OverrideAccount{StateDiff: diff}
 }
 
 func allTrue(b []bool) bool {

@@ -398,6 +398,11 @@ func (r *scanRun) probeRequest(code CodeReport, owner *common.Address, stored []
 	}
 	for _, h := range top {
 		if !slices.Contains(pr.Exclude, h.Address) && !isBurn(h.Address) && len(pr.Holders) < 5 {
+			if len(pr.Holders) == 0 && h.Balance != nil {
+				// The token contract holds a tenth of the largest
+				// holder's tokens for the stock calls.
+				pr.Stock = new(big.Int).Div(h.Balance, big.NewInt(10))
+			}
 			pr.Holders = append(pr.Holders, h.Address)
 		}
 		if len(pr.Donors) >= 8 {
