@@ -29,6 +29,15 @@ import (
 // rows have recently been arriving faster than one per commitWait, so a
 // lone client or a quiet service never waits.
 //
+// The scans in flight are few even under load: a cached scan spends most
+// of its time outside the handler (reading the request, writing the
+// answer, waiting for a core), so a leader that waited only for them
+// still wrote 2–4 rows a transaction. When rows arrive at least
+// busyRows per commitWait, it also waits for rows from the other clients
+// (connections) that sent one in the last clientWindow: they are likely
+// to send the next within the wait. A lone client, however fast, is one
+// client and never waits.
+//
 // When the store also is a historyQueue (store/writeback), a row the
 // database refused is handed to the queue, which retries it, and the scan
 // still answers; while the queue is busy new rows go straight to it, so
@@ -54,6 +63,9 @@ type recorder struct {
 	last time.Time
 	// arrived is signalled when a row joins pending while a leader waits.
 	arrived chan struct{}
+	// clients maps the clients whose rows arrived lately to when their
+	// latest did.
+	clients map[string]time.Time
 }
 
 // historyQueue takes history writes the store refused and retries them
@@ -83,8 +95,20 @@ const maxBatch = 512
 // commitWait bounds how long a leader waits for more rows under load.
 const commitWait = time.Millisecond
 
+// busyRows is the rate, in rows per wait, from which a leader also waits
+// for the rows of clients that are not in flight yet.
+const busyRows = 2
+
+// clientWindow is how long after its latest row a client counts as one
+// that may send another (in waits: a client's round trip under load is a
+// few milliseconds).
+const clientWindow = 4
+
+// maxClients bounds the clients remembered between two leaders' counts.
+const maxClients = 4096
+
 func newRecorder(st store.Store) *recorder {
-	r := &recorder{store: st, wait: commitWait, arrived: make(chan struct{}, 1)}
+	r := &recorder{store: st, wait: commitWait, arrived: make(chan struct{}, 1), clients: map[string]time.Time{}}
 	r.rec, _ = st.(store.ScanRecorder)
 	r.batch, _ = st.(store.BatchSaver)
 	r.queue, _ = st.(historyQueue)
@@ -109,8 +133,9 @@ func (r *recorder) expect() (done func()) {
 }
 
 // save writes sc to history and charges one scan to its key on day, or
-// queues both for retry when the store has a queue.
-func (r *recorder) save(ctx context.Context, sc store.Scan, day string) error {
+// queues both for retry when the store has a queue. client names the
+// connection the scan came by ("" when none).
+func (r *recorder) save(ctx context.Context, sc store.Scan, day, client string) error {
 	if r.queue != nil && r.queue.Busy() {
 		if err := r.queue.Enqueue(sc, day, false); err != nil {
 			return fmt.Errorf("queue scan %s: %w", sc.ID, err)
@@ -125,6 +150,12 @@ func (r *recorder) save(ctx context.Context, sc store.Scan, day string) error {
 		r.gap += (now.Sub(r.last) - r.gap) / 8
 	}
 	r.last = now
+	if client != "" {
+		if len(r.clients) >= maxClients {
+			r.forget(now)
+		}
+		r.clients[client] = now
+	}
 	if r.writing {
 		r.mu.Unlock()
 		select {
@@ -182,8 +213,14 @@ func (r *recorder) gather() {
 		return
 	}
 	// Rows expected within r.wait at the recent rate (this one and at
-	// least one more), and no more than the scans in flight can bring.
-	want := min(maxBatch, max(2, int(r.wait/r.gap)), int(r.inflight.Load()))
+	// least one more), and no more than the scans in flight can bring,
+	// or when busy the clients lately seen.
+	expected := int(r.wait / r.gap)
+	clients := 0
+	if expected >= busyRows {
+		clients = r.forget(time.Now())
+	}
+	want := min(maxBatch, max(2, expected), max(int(r.inflight.Load()), clients))
 	if len(r.pending) >= want {
 		return
 	}
@@ -199,8 +236,19 @@ func (r *recorder) gather() {
 			r.mu.Lock()
 			return
 		}
-		want = min(want, int(r.inflight.Load()))
+		want = min(want, max(int(r.inflight.Load()), clients))
 	}
+}
+
+// forget drops the clients whose latest row is older than clientWindow
+// waits and returns how many are left; r.mu is held.
+func (r *recorder) forget(now time.Time) int {
+	for c, at := range r.clients {
+		if now.Sub(at) > clientWindow*r.wait {
+			delete(r.clients, c)
+		}
+	}
+	return len(r.clients)
 }
 
 // write stores a batch and returns each record's error; with a queue,

@@ -73,7 +73,7 @@ func TestRecorderGroupCommit(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			errs <- r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%04d", i), KeyID: "key_a", Address: "0x", Chain: "ethereum",
-				RiskLevel: "low", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+				RiskLevel: "low", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "")
 		}()
 	}
 	wg.Wait()
@@ -111,7 +111,7 @@ func TestRecorderFailureIsNotCharged(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21"); err != nil {
+			if err := r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", ""); err != nil {
 				failed.Add(1)
 			}
 		}()
@@ -133,7 +133,7 @@ func TestRecorderQueuesWhatTheDatabaseRefuses(t *testing.T) {
 	t.Cleanup(func() { wb.Close() })
 	r := newRecorder(wb)
 	save := func(i int) error {
-		return r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%04d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+		return r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%04d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "")
 	}
 	if err := save(0); err != nil || wb.Pending() != 0 {
 		t.Fatalf("healthy database: %v, %d queued", err, wb.Pending())
@@ -180,7 +180,7 @@ func TestRecorderFullQueueFails(t *testing.T) {
 	r := newRecorder(wb)
 	var failed int
 	for i := range 5 {
-		if err := r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21"); err != nil {
+		if err := r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", ""); err != nil {
 			failed++
 		}
 	}
@@ -206,7 +206,7 @@ func TestRecorderGathersScansInFlight(t *testing.T) {
 	for i := range n {
 		go func() {
 			defer dones[i]()
-			errs <- r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+			errs <- r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "")
 		}()
 	}
 	for range n {
@@ -240,7 +240,7 @@ func TestRecorderLoneScanDoesNotWait(t *testing.T) {
 	failed() // calling it twice counts once
 	saved := make(chan error, 1)
 	go func() {
-		err := r.save(context.Background(), store.Scan{ID: "scn_lone", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+		err := r.save(context.Background(), store.Scan{ID: "scn_lone", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "")
 		done() // before the answer is read: the count below checks it
 		saved <- err
 	}()
@@ -269,7 +269,7 @@ func TestRecorderStopsWaitingForAScanThatEnded(t *testing.T) {
 	saved := make(chan error, 1)
 	go func() {
 		defer mine()
-		saved <- r.save(context.Background(), store.Scan{ID: "scn_mine", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21")
+		saved <- r.save(context.Background(), store.Scan{ID: "scn_mine", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "")
 	}()
 	// The leader waits for the other scan's row (or it had not started).
 	select {
@@ -285,5 +285,68 @@ func TestRecorderStopsWaitingForAScanThatEnded(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("the leader still waits for a scan that ended without a row")
+	}
+}
+
+// Under load a leader also waits for a client that lately sent rows but
+// has no scan in flight yet (a cached scan spends most of its time
+// outside the handler): its next row shares the transaction.
+func TestRecorderWaitsForClientsLatelySeen(t *testing.T) {
+	cs := openCounting(t)
+	r := newRecorder(cs)
+	r.wait = time.Hour // only the rows end the wait
+	r.gap = time.Microsecond
+	r.clients["10.0.0.2:4000"] = time.Now() // a client seen a moment ago
+	mine := r.expect()
+	saved := make(chan error, 1)
+	go func() {
+		defer mine()
+		saved <- r.save(context.Background(), store.Scan{ID: "scn_a", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "10.0.0.1:5000")
+	}()
+	select {
+	case err := <-saved:
+		t.Fatalf("the leader did not wait for the other client (err %v)", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	other := r.expect()
+	if err := r.save(context.Background(), store.Scan{ID: "scn_b", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "10.0.0.2:4000"); err != nil {
+		t.Fatal(err)
+	}
+	other()
+	select {
+	case err := <-saved:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the leader still waits after the other client's row")
+	}
+	if tx := cs.batches.Load(); tx != 1 {
+		t.Errorf("%d transactions for the two clients' rows, want 1", tx)
+	}
+}
+
+// One client alone never waits, however fast it sends: its next row
+// cannot come before its answer.
+func TestRecorderLoneFastClientDoesNotWait(t *testing.T) {
+	cs := openCounting(t)
+	r := newRecorder(cs)
+	r.wait = time.Hour
+	for i := range 20 {
+		r.gap = time.Microsecond
+		done := r.expect()
+		saved := make(chan error, 1)
+		go func() {
+			saved <- r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "10.0.0.1:5000")
+		}()
+		select {
+		case err := <-saved:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("scan %d of a lone client waited for rows that cannot come", i)
+		}
+		done()
 	}
 }

@@ -55,7 +55,7 @@ func (s *Server) scanAndRecord(w http.ResponseWriter, r *http.Request, a *Accoun
 	if err != nil {
 		return nil, nil, err
 	}
-	err = s.record(r.Context(), a, rep, enc)
+	err = s.record(r.Context(), a, rep, enc, r.RemoteAddr)
 	saved()
 	if err != nil {
 		return nil, nil, err
@@ -83,8 +83,10 @@ func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) 
 
 // record stores the scan in history and charges it to the key's usage. A
 // report answered from a stored encoding is recorded as that encoding
-// (stored once for all its answers) and its own splices.
-func (s *Server) record(ctx context.Context, a *Account, rep *scan.Report, enc scan.Encoded) error {
+// (stored once for all its answers) and its own splices. client is the
+// connection the scan came by (the recorder's measure of who may send
+// the next row).
+func (s *Server) record(ctx context.Context, a *Account, rep *scan.Report, enc scan.Encoded, client string) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	now := s.now().UTC()
@@ -106,7 +108,7 @@ func (s *Server) record(ctx context.Context, a *Account, rep *scan.Report, enc s
 			sc.Edits[i] = store.Edit{From: sp.From, To: sp.To, With: sp.With}
 		}
 	}
-	err := s.recorder.save(ctx, sc, store.Day(now))
+	err := s.recorder.save(ctx, sc, store.Day(now), client)
 	if err != nil {
 		return fault.Wrap(err, fault.Unavailable, "the scan could not be recorded; retry")
 	}
