@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -370,7 +371,7 @@ func (f *fuzzAnswer) result(pl *walletPlan) simResult {
 	}
 }
 
-func (f *fuzzAnswer) build(t *testing.T, parsed abi.ABI, pl *walletPlan) []simBlockResult {
+func (f *fuzzAnswer) build(t testing.TB, parsed abi.ABI, pl *walletPlan) []simBlockResult {
 	t.Helper()
 	out := make([]simBlockResult, len(pl.blocks))
 	for b, blk := range pl.blocks {
@@ -390,12 +391,7 @@ func (f *fuzzAnswer) build(t *testing.T, parsed abi.ABI, pl *walletPlan) []simBl
 			case bytes.HasPrefix(call.Input, parsed.Methods["routeMark"].ID):
 				c.ReturnData = common.LeftPadBytes(big.NewInt(int64(f.byte())*3000).Bytes(), 32)
 			default:
-				r := f.result(pl)
-				enc, err := parsed.Methods["simulate"].Outputs.Pack(r)
-				if err != nil {
-					t.Fatalf("pack a result: %v", err)
-				}
-				c.ReturnData = enc
+				c.ReturnData = packSimResult(f.result(pl))
 			}
 			if f.byte() == 255 {
 				c.ReturnData = c.ReturnData[:len(c.ReturnData)/2] // truncated
@@ -409,6 +405,64 @@ func (f *fuzzAnswer) build(t *testing.T, parsed abi.ABI, pl *walletPlan) []simBl
 		out = out[:1]
 	}
 	return out
+}
+
+// packSimResult ABI-encodes r as the Simulator's simulate() returns it (one
+// dynamic tuple: its offset, a head word per field in declaration order,
+// then each bytes field's length and padded contents). The go-ethereum
+// packer maps struct fields by name through reflection on every call,
+// which cost the fuzzer four fifths of its time; TestPackSimResult checks
+// the two encodings agree.
+func packSimResult(r simResult) []byte {
+	v := reflect.ValueOf(r)
+	n := v.NumField()
+	word := func(b []byte) []byte { return common.LeftPadBytes(b, 32) }
+	head := make([]byte, 0, 32*(n+1))
+	var tail []byte
+	head = append(head, word([]byte{0x20})...)
+	for i := range n {
+		switch x := v.Field(i).Interface().(type) {
+		case bool:
+			if x {
+				head = append(head, word([]byte{1})...)
+			} else {
+				head = append(head, word(nil)...)
+			}
+		case *big.Int:
+			if x == nil {
+				x = new(big.Int)
+			}
+			head = append(head, word(x.Bytes())...)
+		case []byte:
+			head = append(head, word(big.NewInt(int64(32*n+len(tail))).Bytes())...)
+			tail = append(tail, word(big.NewInt(int64(len(x))).Bytes())...)
+			tail = append(tail, x...)
+			if pad := len(x) % 32; pad != 0 {
+				tail = append(tail, make([]byte, 32-pad)...)
+			}
+		}
+	}
+	return append(head, tail...)
+}
+
+// TestPackSimResult: the fuzzer's fast packer writes what go-ethereum's
+// ABI packer writes for the Simulator's output.
+func TestPackSimResult(t *testing.T) {
+	sim, err := simulatorContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := fuzzWalletPlan(t)
+	for _, seed := range [][]byte{nil, {1, 2, 3}, bytes.Repeat([]byte{5, 9, 200, 17, 3}, 40)} {
+		r := (&fuzzAnswer{data: seed}).result(pl)
+		want, err := sim.ABI.Methods["simulate"].Outputs.Pack(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := packSimResult(r); !bytes.Equal(got, want) {
+			t.Fatalf("seed %x: packed %x, go-ethereum packs %x", seed, got, want)
+		}
+	}
 }
 
 // FuzzWalletDecode feeds the wallet path's decoder eth_simulateV1 answers
