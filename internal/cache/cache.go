@@ -13,3 +13,11 @@ type Cache interface {
 	Get(ctx context.Context, key string) ([]byte, bool, error)
 	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
 }
+
+// Viewer is a Cache that can lend a value instead of copying it (a
+// cached scan report is 5 KB, copied on every hit otherwise).
+type Viewer interface {
+	// View is Get without the copy: the value is shared with the cache
+	// and must not be modified. A later Set does not change it.
+	View(ctx context.Context, key string) ([]byte, bool, error)
+}

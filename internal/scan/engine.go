@@ -239,7 +239,7 @@ func (e *Engine) Scan(ctx context.Context, req ScanRequest) (*Report, error) {
 	key := "scan:v1:" + e.version + ":" + addr.Canonical + ":" + strings.Join(planChains, ",")
 
 	if e.cache != nil && e.ttl > 0 && !req.Fresh {
-		if b, ok, err := e.cache.Get(ctx, key); err == nil && ok {
+		if b, ok, err := e.cached(ctx, key); err == nil && ok {
 			r, err := e.decoded.decode(key, b)
 			if err == nil {
 				e.obs.CacheLookup(true)
@@ -349,6 +349,16 @@ func safeAssess(ctx context.Context, a Adapter, req Request) (as *Assessment, er
 	return a.Assess(ctx, req)
 }
 
+// cached looks key up in the cache, without a copy when the cache can
+// lend its value: the report is only read (decoded, or written out
+// around its per-answer fields) and never modified.
+func (e *Engine) cached(ctx context.Context, key string) ([]byte, bool, error) {
+	if v, ok := e.cache.(cache.Viewer); ok {
+		return v.View(ctx, key)
+	}
+	return e.cache.Get(ctx, key)
+}
+
 func decodeReport(b []byte) (*Report, error) {
 	var r Report
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -379,7 +389,7 @@ func (m *reportMemo) decode(key string, b []byte) (*Report, error) {
 	m.mu.Lock()
 	ent, ok := m.m[key]
 	m.mu.Unlock()
-	if ok && bytes.Equal(ent.raw, b) {
+	if ok && sameBytes(ent.raw, b) {
 		r := ent.rep
 		return &r, nil
 	}
@@ -395,6 +405,15 @@ func (m *reportMemo) decode(key string, b []byte) (*Report, error) {
 	m.m[key] = memoEntry{raw: b, rep: *r}
 	m.mu.Unlock()
 	return r, nil
+}
+
+// sameBytes reports whether a and b hold the same bytes, at once when
+// they are the same slice (a value the cache lent again).
+func sameBytes(a, b []byte) bool {
+	if len(a) == len(b) && len(a) > 0 && &a[0] == &b[0] {
+		return true
+	}
+	return bytes.Equal(a, b)
 }
 
 type nopObserver struct{}

@@ -67,7 +67,18 @@ func New(opts Options) *Cache {
 
 // Get returns a copy of the value stored under key, or false when it is
 // absent or expired.
-func (c *Cache) Get(_ context.Context, key string) ([]byte, bool, error) {
+func (c *Cache) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	v, ok, err := c.View(ctx, key)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	return append([]byte(nil), v...), true, nil
+}
+
+// View returns the value stored under key, shared with the cache (see
+// cache.Viewer), or false when it is absent or expired. A stored value is
+// never written to: Set stores a new copy.
+func (c *Cache) View(_ context.Context, key string) ([]byte, bool, error) {
 	now := c.now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -81,7 +92,7 @@ func (c *Cache) Get(_ context.Context, key string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	c.lru.MoveToFront(el)
-	return append([]byte(nil), e.value...), true, nil
+	return e.value[:len(e.value):len(e.value)], true, nil
 }
 
 // Set stores a copy of value under key for ttl. A ttl of 0 or less removes

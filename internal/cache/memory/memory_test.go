@@ -100,3 +100,34 @@ func BenchmarkGetHit(b *testing.B) {
 		}
 	})
 }
+
+// View lends the stored value without a copy; what a caller holds stays
+// as it was when the key is set again, and appending to it cannot write
+// into the cache.
+func TestViewLendsTheStoredValue(t *testing.T) {
+	ctx := context.Background()
+	c := memory.New(memory.Options{})
+	if err := c.Set(ctx, "k", []byte("first"), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	v1, ok, err := c.View(ctx, "k")
+	if err != nil || !ok || string(v1) != "first" {
+		t.Fatalf("View: %q %v %v", v1, ok, err)
+	}
+	if v2, _, _ := c.View(ctx, "k"); &v2[0] != &v1[0] {
+		t.Error("two views of one value are copies")
+	}
+	_ = append(v1, "-more"...)
+	if err := c.Set(ctx, "k", []byte("again"), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if string(v1) != "first" {
+		t.Errorf("a lent value changed to %q when the key was set again", v1)
+	}
+	if v, _, _ := c.View(ctx, "k"); string(v) != "again" {
+		t.Errorf("View after Set: %q", v)
+	}
+	if _, ok, _ := c.View(ctx, "missing"); ok {
+		t.Error("View of a missing key found it")
+	}
+}
