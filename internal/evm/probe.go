@@ -806,7 +806,7 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 	}
 	if taken := stockTaken(p, base, m, sc); taken != nil {
 		out = append(out, effect{capability: CapSeizeStock, what: "the token contract's own holdings fell by " + taken.String() +
-			" (tokens holders had sent it), and no trade with the pool paid for them"})
+			" (tokens it held: fees, tokens holders sent it), and no trade with the pool paid for them"})
 	}
 	if base.OwnerOk && m.OwnerOk && m.Owner != base.Owner && m.Owner == c.addr && c.role != RoleOwner {
 		out = append(out, effect{capability: CapOwnershipReclaim, what: "owner() became the caller"})
