@@ -23,7 +23,9 @@ import (
 // Privilege probes.
 //
 // Design: one eth_call per caller (owner, addresses stored in the token's
-// first storage slots, creator), chunked when long, all in one batch. The
+// first storage slots, creator), chunked when long, all in one batch (the
+// calls testing what the token contract holds in one of their own, whose
+// override also credits the contract tokens: see ProbeRequest.Stock). The
 // call goes from the caller TO the caller, whose code is replaced by
 // state override with the Prober contract: so every call the prober makes
 // to the token carries the caller as msg.sender (and tx.origin), and the
