@@ -59,6 +59,14 @@ type Options struct {
 	Depth func(c Class, n int)
 	// OnLimit, if set, is told the limit whenever it is recomputed.
 	OnLimit func(limit int)
+	// HighHold is how long the reserve keeps the most High scans seen at
+	// once, and the limit premium's stricter tolerance, after the last of
+	// them (default 10s). Premium clients come back within seconds (a bot
+	// scanning tokens as they appear, a dashboard refreshing): their next
+	// scans then find their slots free and the node below its knee, rather
+	// than waiting for a free or pro scan to end. Free and pro pay for it
+	// with those slots for that long after premium leaves.
+	HighHold time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -75,11 +83,22 @@ type Controller struct {
 	// the waiting class with the lowest pass gets the next unreserved
 	// slot, and each turn adds 1/weight.
 	pass [classes]float64
-	// highDemand is how many High scans lately ran or waited at once: the
-	// peak, decaying by a fifth each window of the limit. The reserve is
-	// at least that, so premium clients find their slots free.
-	highDemand float64
+	// highPeaks holds the most High scans that ran or waited at once in
+	// each of the last holdSpans spans of HighHold/holdSpans: the reserve
+	// is at least their maximum, so premium clients find their slots free.
+	highPeaks [holdSpans]peak
 }
+
+// peak is the most High scans at once in the span numbered span (the
+// clock's time divided by the span's length).
+type peak struct {
+	span int64
+	n    int
+}
+
+// holdSpans is how many spans HighHold is kept in: the peak lapses between
+// (holdSpans-1)/holdSpans × HighHold and HighHold after it was seen.
+const holdSpans = 10
 
 type waiter struct {
 	class   Class
@@ -138,6 +157,9 @@ func New(opts Options) *Controller {
 	}
 	if opts.OnLimit == nil {
 		opts.OnLimit = func(int) {}
+	}
+	if opts.HighHold <= 0 {
+		opts.HighHold = 10 * time.Second
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -270,29 +292,52 @@ func (ctl *Controller) release(c Class, d time.Duration, o Outcome) {
 	ctl.mu.Lock()
 	defer ctl.mu.Unlock()
 	inflight := ctl.total()
-	// The limit is held to premium's standard while premium scans run and
-	// for as long after as the reserve keeps slots for their demand: a
-	// premium client that comes back then finds the node below its knee,
-	// not just a free slot on a node that makes it queue.
-	if ctl.running[High] > 0 || ctl.demandReserve() > 0 {
+	// The limit is held to premium's standard while premium scans run or
+	// ran within HighHold: a premium client that comes back then finds
+	// the node below its knee, not just a free slot on a node that makes
+	// it queue.
+	if ctl.highDemand() > 0 {
 		ctl.limit.sawHigh()
+	}
+	if c == High {
+		// As many ran until now: a premium scan longer than HighHold
+		// keeps its place in the peak.
+		ctl.noteHigh()
 	}
 	ctl.running[c]--
 	if o != Ignored && ctl.limit.sample(d, inflight, o == TimedOut) {
-		ctl.highDemand *= highDemandDecay
-		ctl.noteHigh()
 		ctl.opts.OnLimit(ctl.limit.current())
 	}
 	ctl.dispatch()
 }
 
-// highDemandDecay is what is left of the High peak after a window.
-const highDemandDecay = 0.8
+// span is the number of the clock's current span of HighHold/holdSpans.
+func (ctl *Controller) span() int64 {
+	return ctl.opts.Now().UnixNano() / int64(ctl.opts.HighHold/holdSpans)
+}
 
-// noteHigh raises highDemand to the High scans running and waiting now.
-// ctl.mu is held.
+// noteHigh records the High scans running and waiting now in the current
+// span's peak. ctl.mu is held.
 func (ctl *Controller) noteHigh() {
-	ctl.highDemand = max(ctl.highDemand, float64(ctl.running[High]+len(ctl.waiting[High])))
+	now := ctl.span()
+	p := &ctl.highPeaks[now%holdSpans]
+	if p.span != now {
+		*p = peak{span: now}
+	}
+	p.n = max(p.n, ctl.running[High]+len(ctl.waiting[High]))
+}
+
+// highDemand is how many High scans ran or waited at once within
+// HighHold, or run and wait now if more. ctl.mu is held.
+func (ctl *Controller) highDemand() int {
+	now := ctl.span()
+	n := ctl.running[High] + len(ctl.waiting[High])
+	for _, p := range ctl.highPeaks {
+		if p.n > 0 && now-p.span < holdSpans {
+			n = max(n, p.n)
+		}
+	}
+	return n
 }
 
 func (ctl *Controller) remove(w *waiter) {
@@ -311,22 +356,17 @@ func (ctl *Controller) total() int { return ctl.running[Low] + ctl.running[Norma
 func (ctl *Controller) others() int { return ctl.running[Low] + ctl.running[Normal] }
 
 // unreserved is how many slots Low and Normal may hold together: the
-// limit less the reserve (its share of the limit, or the High scans
-// lately run at once when more, if there is a reserve at all), at least
-// one.
+// limit less the reserve (its share of the limit, or the most High scans
+// at once within HighHold when more, if there is a reserve at all), at
+// least one.
 func (ctl *Controller) unreserved() int {
 	limit := ctl.limit.current()
 	if ctl.opts.Reserve == 0 {
 		return limit
 	}
-	reserved := max(int(math.Ceil(float64(limit)*ctl.opts.Reserve)), ctl.demandReserve())
+	reserved := max(int(math.Ceil(float64(limit)*ctl.opts.Reserve)), ctl.highDemand())
 	return max(1, limit-reserved)
 }
-
-// demandReserve is how many slots premium's lately seen demand holds:
-// its decaying peak, rounded up (a hundredth is rounding error; from a
-// peak of 2 that is about 24 windows after the last premium scan).
-func (ctl *Controller) demandReserve() int { return int(math.Ceil(ctl.highDemand - 0.01)) }
 
 // Stats is a snapshot of the controller.
 type Stats struct {

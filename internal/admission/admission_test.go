@@ -3,6 +3,7 @@ package admission
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +14,26 @@ import (
 func fixed(t *testing.T, limit, queue int, reserve float64) *Controller {
 	t.Helper()
 	return New(Options{MinLimit: limit, MaxLimit: limit, InitialLimit: limit, Reserve: reserve, QueueLimit: queue})
+}
+
+// clock is a settable clock safe for the controller's goroutines.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock(t time.Time) *clock { return &clock{t: t} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
 }
 
 // acquireNow takes a slot that must be free.
@@ -243,13 +264,14 @@ func TestGradientLearnsASlowerNode(t *testing.T) {
 	}
 }
 
-// The reserve is at least what premium lately used at once: with three
-// premium scans running and a limit of 8 (a quarter reserved: 2), others
-// get 5 slots, not 6, so that each premium client finds its slot free.
-// Once premium has been idle for a few windows, the reserve is its share
-// again.
+// The reserve is at least the most premium scans at once within
+// HighHold: with three premium scans running and a limit of 8 (a quarter
+// reserved: 2), others get 5 slots, not 6, so that each premium client
+// finds its slot free, and still 5 until HighHold has passed since; then
+// the reserve is its share again.
 func TestReserveFollowsHighDemand(t *testing.T) {
-	ctl := fixed(t, 8, 10, 0.25)
+	now := newClock(time.Unix(1000, 0))
+	ctl := New(Options{MinLimit: 8, MaxLimit: 8, QueueLimit: 10, HighHold: 10 * time.Second, Now: now.Now})
 	var highs []func(Outcome)
 	for range 3 {
 		highs = append(highs, acquireNow(t, ctl, High))
@@ -265,22 +287,95 @@ func TestReserveFollowsHighDemand(t *testing.T) {
 	}
 	// Slots are granted under the controller's lock as they free up.
 	if s := ctl.Stats(); s.Running[Normal] != 5 || s.Waiting[Normal] != 1 {
-		t.Fatalf("stats %+v: a sixth normal scan ran while premium had lately run 3 at once", s)
+		t.Fatalf("stats %+v: a sixth normal scan ran while premium had just run 3 at once", s)
 	}
-	for _, o := range others {
-		o(Ignored)
+	now.Add(8 * time.Second)
+	others[0](Ignored) // the sixth takes its slot
+	<-sixth
+	pending(ctl, Normal)
+	waitQueued(t, ctl, Normal, 1)
+	if s := ctl.Stats(); s.Running[Normal] != 5 {
+		t.Fatalf("stats %+v: a sixth normal scan ran 8s after premium ran 3 at once (HighHold 10s)", s)
 	}
-	(<-sixth)(Ignored)
-	// Premium idle: windows of normal scans decay its peak (3 × 0.8² < 2).
-	for range 3 * 8 {
-		acquireNow(t, ctl, Normal)(Succeeded)
+	now.Add(3 * time.Second)
+	pending(ctl, Normal) // the seventh takes the sixth slot, this one waits
+	deadline := time.Now().Add(2 * time.Second)
+	for s := ctl.Stats(); s.Running[Normal] != 6 || s.Waiting[Normal] != 1; s = ctl.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatalf("stats %+v 11s after premium's last; want 6 normal running (the limit less its quarter), 1 waiting", s)
+		}
+		time.Sleep(time.Millisecond)
 	}
+}
+
+// A premium scan that ran longer than HighHold keeps its place in the
+// reserve when it ends, as its client may come back at once.
+func TestReserveHoldsLongPremiumScans(t *testing.T) {
+	now := newClock(time.Unix(1000, 0))
+	ctl := New(Options{MinLimit: 8, MaxLimit: 8, QueueLimit: 10, HighHold: 10 * time.Second, Now: now.Now})
+	var highs []func(Outcome)
+	for range 3 {
+		highs = append(highs, acquireNow(t, ctl, High))
+	}
+	now.Add(20 * time.Second)
+	for range 5 {
+		acquireNow(t, ctl, Normal)
+	}
+	pending(ctl, Normal)
+	waitQueued(t, ctl, Normal, 1)
+	highs[0](Ignored)
+	// Slots are granted under the controller's lock as they free up.
+	if s := ctl.Stats(); s.Running[Normal] != 5 {
+		t.Errorf("stats %+v: a sixth normal scan took the slot of a premium scan that ran 3 at once for 20s and just ended", s)
+	}
+}
+
+// A span's peak is its own, not that of the span HighHold before it that
+// had its place.
+func TestReservePeakPerSpan(t *testing.T) {
+	now := newClock(time.Unix(1000, 0))
+	ctl := New(Options{MinLimit: 8, MaxLimit: 8, QueueLimit: 10, HighHold: 10 * time.Second, Now: now.Now})
+	var highs []func(Outcome)
+	for range 3 {
+		highs = append(highs, acquireNow(t, ctl, High))
+	}
+	for _, h := range highs {
+		h(Ignored)
+	}
+	now.Add(10 * time.Second)
+	acquireNow(t, ctl, High)(Ignored)
 	for range 6 {
 		acquireNow(t, ctl, Normal)
 	}
 	if s := ctl.Stats(); s.Running[Normal] != 6 {
-		t.Errorf("%d normal scans running after premium went idle, want 6 (the limit less its quarter)", s.Running[Normal])
+		t.Errorf("stats %+v with premium's peak at 1 in the last 10s; want 6 normal running (the limit less its quarter)", s)
 	}
+}
+
+// While a premium scan runs, longer than HighHold, the limit keeps
+// premium's stricter tolerance.
+func TestControllerStricterBesideALongPremiumScan(t *testing.T) {
+	now := newClock(time.Unix(1000, 0))
+	ctl := New(Options{MinLimit: 4, MaxLimit: 64, InitialLimit: 16, Now: now.Now})
+	run := func(d time.Duration) {
+		var rel []func(Outcome)
+		for range ctl.limit.windowSize() {
+			rel = append(rel, acquireNow(t, ctl, Normal))
+		}
+		now.Add(d)
+		for _, r := range rel {
+			r(Succeeded)
+		}
+	}
+	run(100 * time.Millisecond) // the baseline
+	high := acquireNow(t, ctl, High)
+	now.Add(time.Minute)
+	before := ctl.Stats().Limit
+	run(120 * time.Millisecond)
+	if after := ctl.Stats().Limit; after >= before {
+		t.Errorf("a premium scan running for a minute: limit %d after scans at 1.2 × baseline, want below %d", after, before)
+	}
+	high(Ignored)
 }
 
 // Beside premium scans the limit settles nearer the knee: a window whose
@@ -492,6 +587,9 @@ func TestHighToleranceWithinTolerance(t *testing.T) {
 	if got := New(Options{}).limit.highTolerance; got != 1.1 {
 		t.Errorf("default high tolerance %v, want 1.1", got)
 	}
+	if got := New(Options{}).opts.HighHold; got != 10*time.Second {
+		t.Errorf("default high hold %v, want 10s", got)
+	}
 }
 
 // A window in which a premium scan ran is judged by the stricter
@@ -531,10 +629,9 @@ func TestControllerStricterWhilePremiumRuns(t *testing.T) {
 	}
 }
 
-// The stricter tolerance holds for a while after the last premium scan
-// (as long as the reserve keeps slots for its demand), so that a premium
-// client coming back finds the node below its knee, and lapses once that
-// demand has decayed.
+// The stricter tolerance holds for HighHold after the last premium scan,
+// so that a premium client coming back finds the node below its knee, and
+// lapses then.
 func TestControllerStricterAfterPremium(t *testing.T) {
 	now := time.Unix(0, 0)
 	ctl := New(Options{MinLimit: 4, MaxLimit: 64, InitialLimit: 16, Now: func() time.Time { return now }})
@@ -557,9 +654,8 @@ func TestControllerStricterAfterPremium(t *testing.T) {
 	if after := ctl.Stats().Limit; after >= before {
 		t.Errorf("two windows after a premium scan: limit %d after scans at 1.2 × baseline, want below %d", after, before)
 	}
-	for ctl.demandReserve() > 0 {
-		run(100 * time.Millisecond)
-	}
+	now = now.Add(10 * time.Second) // HighHold
+	run(100 * time.Millisecond)
 	before = ctl.Stats().Limit
 	run(120 * time.Millisecond)
 	if after := ctl.Stats().Limit; after < before {
