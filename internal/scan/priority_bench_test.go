@@ -168,12 +168,14 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 
 	premium(10) // warm up: the limit learns the no-load latency
 	// Rounds of premium alone, then under the flood, so that the machine's
-	// own load, which drifts over seconds, weighs on both alike.
-	var unloadedS, floodS []sample
+	// own load, which drifts over seconds, weighs on both alike. Round -1
+	// is not counted: in it the fresh limit first meets a flood and finds
+	// the node's knee (its premium scans are logged apart).
+	var unloadedS, floodS, firstFlood []sample
 	var low, normal, refused atomic.Int64
 	var elapsed float64
 	var limits []int
-	for range floodRounds {
+	for round := -1; round < floodRounds; round++ {
 		unloadedS = append(unloadedS, premium(premiumScans)...)
 		// Stopping the flood lets its queued scans go (their clients hang
 		// up) and waits for its running ones, so that rounds can be short.
@@ -216,6 +218,13 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 		limits = append(limits, lo.since(mark)...) // while premium was measured under the flood
 		stop()
 		wg.Wait()
+		if round < 0 {
+			firstFlood = floodS
+			unloadedS, floodS, limits, elapsed = nil, nil, nil, 0
+			low.Store(0)
+			normal.Store(0)
+			refused.Store(0)
+		}
 	}
 	unloaded, flood := totals(unloadedS), totals(floodS)
 
@@ -239,6 +248,7 @@ func floodOnce(b *testing.B, opts scan.EngineOptions) {
 		float64(low.Load())/elapsed, float64(normal.Load())/elapsed, refused.Load(), limits)
 	b.Logf("premium alone:      %s", breakdown(unloadedS))
 	b.Logf("premium under flood: %s", breakdown(floodS))
+	b.Logf("premium under the first flood (round -1, the limit finding the knee): %s", breakdown(firstFlood))
 }
 
 // sample is one premium scan: its latency and where it went.
