@@ -16,8 +16,8 @@ import (
 // one scan at least. A window with a scan that ran out of time does not
 // grow and shrinks by a tenth more.
 //
-// A window in which a premium (High) scan ran is held to a stricter
-// tolerance and grows by one at most, because at a node that answers in
+// A window beside premium (High) scans (see sawHigh) is held to a
+// stricter tolerance and grows by one at most, because at a node that answers in
 // order every scan past its knee queues with the premium ones. A window
 // that goes over that tolerance right after such a step marks the limit it
 // stepped to as the knee: beside premium the limit then climbs back by
@@ -50,9 +50,9 @@ type gradient struct {
 	// calm counts the windows beside premium scans within tolerance since
 	// the limit last grew or shrank.
 	calm int
-	// knee is the limit (a whole number) that last went over the tolerance beside premium
-	// scans in the window right after the limit stepped onto it (0: none
-	// known).
+	// knee is the limit (a whole number) that last went over the
+	// tolerance beside premium scans in the window right after the limit
+	// stepped onto it (0: none known).
 	knee float64
 	// stepped is whether the limit grew at the end of the last window
 	// beside premium scans: if this window goes over tolerance, the new
@@ -83,7 +83,8 @@ func newGradient(minLimit, maxLimit, initial int, tolerance float64) *gradient {
 	return &gradient{min: float64(minLimit), max: float64(maxLimit), tolerance: tolerance, highTolerance: tolerance, limit: float64(initial)}
 }
 
-// sawHigh marks the current window as one where a High scan ran.
+// sawHigh marks the current window as one beside premium: a High scan
+// ran in it, or within the controller's HighHold.
 func (g *gradient) sawHigh() { g.high = true }
 
 // windowSize is how many samples close a window: half the limit, at
