@@ -64,8 +64,9 @@ type recorder struct {
 	// arrived is signalled when a row joins pending while a leader waits.
 	arrived chan struct{}
 	// clients maps the clients whose rows arrived lately to when their
-	// latest did.
+	// latest did; forgot is when the stale ones were last dropped.
 	clients map[string]time.Time
+	forgot  time.Time
 }
 
 // historyQueue takes history writes the store refused and retries them
@@ -104,7 +105,8 @@ const busyRows = 2
 // few milliseconds).
 const clientWindow = 4
 
-// maxClients bounds the clients remembered between two leaders' counts.
+// maxClients bounds the clients remembered: past it a new one is not
+// (the count is then at its most anyway).
 const maxClients = 4096
 
 func newRecorder(st store.Store) *recorder {
@@ -150,10 +152,7 @@ func (r *recorder) save(ctx context.Context, sc store.Scan, day, client string) 
 		r.gap += (now.Sub(r.last) - r.gap) / 8
 	}
 	r.last = now
-	if client != "" {
-		if len(r.clients) >= maxClients {
-			r.forget(now)
-		}
+	if _, known := r.clients[client]; client != "" && (known || r.forget(now) < maxClients) {
 		r.clients[client] = now
 	}
 	if r.writing {
@@ -241,10 +240,17 @@ func (r *recorder) gather() {
 }
 
 // forget drops the clients whose latest row is older than clientWindow
-// waits and returns how many are left; r.mu is held.
+// waits and returns how many are left; r.mu is held. It looks at them at
+// most once a window (leaders come far more often under load), so the
+// count may hold clients up to two windows old.
 func (r *recorder) forget(now time.Time) int {
+	window := clientWindow * r.wait
+	if now.Sub(r.forgot) < window {
+		return len(r.clients)
+	}
+	r.forgot = now
 	for c, at := range r.clients {
-		if now.Sub(at) > clientWindow*r.wait {
+		if now.Sub(at) > window {
 			delete(r.clients, c)
 		}
 	}
