@@ -3,6 +3,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"errors"
@@ -267,8 +268,10 @@ const saveBases = `bases AS (INSERT INTO report_bases (digest, body)
 		SELECT * FROM unnest($12::bytea[], $13::bytea[]) ON CONFLICT (digest) DO NOTHING)`
 
 // scanColumnsOf returns scans as one array per column, in scanColumns'
-// order, then the digests and bodies of their bases (each once): a scan
-// with a base keeps an empty report, its base's digest and its edits.
+// order, then the digests and bodies of their bases (each once, in order
+// of digest, so that two instances' statements inserting the same new
+// bases take their locks in one order): a scan with a base keeps an empty
+// report, its base's digest and its edits.
 func scanColumnsOf(scans []store.Scan) []any {
 	var (
 		ids, keys, addrs, chains, levels = make([]string, len(scans)), make([]string, len(scans)),
@@ -277,8 +280,7 @@ func scanColumnsOf(scans []store.Scan) []any {
 		cached                = make([]bool, len(scans))
 		at                    = make([]time.Time, len(scans))
 		reports, bases, edits = make([][]byte, len(scans)), make([][]byte, len(scans)), make([][]byte, len(scans))
-		digests, bodies       [][]byte
-		seen                  [][32]byte
+		uniq                  []*store.Base
 	)
 	for i, sc := range scans {
 		ids[i], keys[i], addrs[i], chains[i], levels[i] = sc.ID, sc.KeyID, sc.Address, sc.Chain, sc.RiskLevel
@@ -287,10 +289,14 @@ func scanColumnsOf(scans []store.Scan) []any {
 			continue
 		}
 		reports[i], bases[i], edits[i] = []byte{}, sc.Base.Digest[:], store.EncodeEdits(sc.Edits)
-		if !slices.Contains(seen, sc.Base.Digest) {
-			seen = append(seen, sc.Base.Digest)
-			digests, bodies = append(digests, sc.Base.Digest[:]), append(bodies, sc.Base.Body)
+		if !slices.ContainsFunc(uniq, func(b *store.Base) bool { return b.Digest == sc.Base.Digest }) {
+			uniq = append(uniq, sc.Base)
 		}
+	}
+	slices.SortFunc(uniq, func(a, b *store.Base) int { return bytes.Compare(a.Digest[:], b.Digest[:]) })
+	digests, bodies := make([][]byte, len(uniq)), make([][]byte, len(uniq))
+	for i, b := range uniq {
+		digests[i], bodies[i] = b.Digest[:], b.Body
 	}
 	return []any{ids, keys, addrs, chains, levels, scores, cached, at, reports, bases, edits, digests, bodies}
 }
