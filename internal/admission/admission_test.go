@@ -497,10 +497,15 @@ func TestGradientClimbsBackBelowTheKnee(t *testing.T) {
 			t.Fatalf("limit %d below a knee of 9 with %d calm windows, want 8", g.current(), g.calm)
 		}
 	}
-	// The node now has 12 workers: the probe onto 9 is calm, and the
-	// limit grows on to the new knee (13 scans on 12 workers are within
-	// 1.1 × the baseline, 14 are not).
-	for range 10 {
+	// The node now has 12 workers: the probe onto 9, at the
+	// kneeProbeEvery-th calm window, is calm, and the limit grows on to
+	// the new knee (13 scans on 12 workers are within 1.1 × the baseline,
+	// 14 are not).
+	window(g, atNode(g.current(), 12), true)
+	if g.current() != 9 {
+		t.Fatalf("limit %d after %d calm windows below a knee of 9, want the probe onto it", g.current(), kneeProbeEvery)
+	}
+	for range 9 {
 		window(g, atNode(g.current(), 12), true)
 	}
 	if g.current() != 13 || g.knee != 14 {
@@ -660,5 +665,241 @@ func TestControllerStricterAfterPremium(t *testing.T) {
 	run(120 * time.Millisecond)
 	if after := ctl.Stats().Limit; after < before {
 		t.Errorf("premium's demand decayed: limit %d after scans at 1.2 × baseline, want at least %d", after, before)
+	}
+}
+
+// With no options the limit starts at 16, grows to 32 at most while scans
+// stay fast and the limit is in use, and shrinks to 4 at least while they
+// run out of time: a controller built without bounds neither admits
+// nothing nor shrinks to a limit that never lets a scan in again.
+func TestDefaultLimits(t *testing.T) {
+	now := newClock(time.Unix(1000, 0))
+	ctl := New(Options{Now: now.Now})
+	if got := ctl.Stats().Limit; got != 16 {
+		t.Fatalf("initial limit %d with no options, want 16", got)
+	}
+	for range 20 { // fast, busy windows
+		var rel []func(Outcome)
+		for range ctl.limit.windowSize() + 2 { // more than half the limit
+			rel = append(rel, acquireNow(t, ctl, Normal))
+		}
+		now.Add(100 * time.Millisecond)
+		for _, r := range rel {
+			r(Succeeded)
+		}
+	}
+	if got := ctl.Stats().Limit; got != 32 {
+		t.Errorf("limit %d after 20 fast, busy windows, want the default maximum 32", got)
+	}
+	for range 50 * 8 { // 50 windows of scans that ran out of time
+		r := acquireNow(t, ctl, Normal)
+		now.Add(100 * time.Millisecond)
+		r(TimedOut)
+	}
+	if got := ctl.Stats().Limit; got != 4 {
+		t.Errorf("limit %d after 50 windows of scans out of time, want the default minimum 4", got)
+	}
+}
+
+// A class out of range is taken as Low, not a crash.
+func TestOutOfRangeClassIsLow(t *testing.T) {
+	ctl := fixed(t, 4, 10, -1)
+	for _, c := range []Class{-1, classes, 7} {
+		release := acquireNow(t, ctl, c)
+		if s := ctl.Stats(); s.Running != [classes]int{Low: 1} {
+			t.Errorf("stats %+v with a scan of class %d running, want it counted as low", s, c)
+		}
+		release(Succeeded)
+	}
+}
+
+// Premium scans count toward the limit: with premium holding every slot,
+// another scan waits.
+func TestHighCountsTowardTheLimit(t *testing.T) {
+	ctl := fixed(t, 4, 10, 0.25)
+	var highs []func(Outcome)
+	for range 4 {
+		highs = append(highs, acquireNow(t, ctl, High))
+	}
+	normal := pending(ctl, Normal)
+	waitQueued(t, ctl, Normal, 1)
+	if s := ctl.Stats(); s.Running != [classes]int{High: 4} {
+		t.Fatalf("stats %+v with a limit of 4 held by premium, want 4 premium running and the normal scan waiting", s)
+	}
+	highs[0](Succeeded)
+	if r := <-normal; r == nil {
+		t.Fatal("the normal scan was not admitted when a premium slot freed")
+	}
+}
+
+// With no queue (QueueLimit negative, --queue-limit 0) a low or normal
+// scan runs if a slot it may use is free and is refused overloaded if not:
+// not when the limit is full (of premium scans too), nor when only the
+// reserved share is free.
+func TestNoQueue(t *testing.T) {
+	overloaded := func(t *testing.T, ctl *Controller, c Class, why string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if _, err := ctl.Acquire(ctx, c); fault.CodeOf(err) != fault.Overloaded {
+			t.Errorf("%s: %v, want overloaded at once", why, err)
+		}
+	}
+	ctl := New(Options{MinLimit: 2, MaxLimit: 2, Reserve: -1, QueueLimit: -1})
+	a := acquireNow(t, ctl, Low)
+	acquireNow(t, ctl, Normal)
+	overloaded(t, ctl, Low, "limit full of others")
+	a(Succeeded)
+	b := acquireNow(t, ctl, Low) // the freed slot
+	b(Succeeded)
+
+	ctl = New(Options{MinLimit: 2, MaxLimit: 2, Reserve: -1, QueueLimit: -1})
+	acquireNow(t, ctl, High)
+	acquireNow(t, ctl, High)
+	overloaded(t, ctl, Low, "limit full of premium scans")
+
+	ctl = New(Options{MinLimit: 4, MaxLimit: 4, Reserve: 0.25, QueueLimit: -1})
+	for range 3 {
+		acquireNow(t, ctl, Normal)
+	}
+	overloaded(t, ctl, Normal, "only the reserved slot free")
+	if s := ctl.Stats(); s.Waiting != [classes]int{} {
+		t.Errorf("stats %+v with no queue, want none waiting", s)
+	}
+}
+
+// Premium callers that waited and gave up count in the reserve as much as
+// those that ran: their clients come back.
+func TestReserveKeepsHighWaitersThatGaveUp(t *testing.T) {
+	now := newClock(time.Unix(1000, 0))
+	ctl := New(Options{MinLimit: 4, MaxLimit: 4, QueueLimit: 10, HighHold: 10 * time.Second, Now: now.Now})
+	high := acquireNow(t, ctl, High)
+	var normals []func(Outcome)
+	for range 3 { // the limit less its quarter
+		normals = append(normals, acquireNow(t, ctl, Normal))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 3)
+	for range 3 {
+		go func() {
+			_, err := ctl.Acquire(ctx, High)
+			errc <- err
+		}()
+	}
+	waitQueued(t, ctl, High, 3)
+	cancel()
+	for range 3 {
+		if err := <-errc; !errors.Is(err, context.Canceled) {
+			t.Fatalf("premium wait given up: %v", err)
+		}
+	}
+	high(Ignored)
+	for _, r := range normals {
+		r(Ignored)
+	}
+	now.Add(5 * time.Second)
+	acquireNow(t, ctl, Normal)
+	pending(ctl, Normal)
+	waitQueued(t, ctl, Normal, 1)
+	if s := ctl.Stats(); s.Running[Normal] != 1 {
+		t.Errorf("stats %+v 5s after 4 premium scans ran or waited at once on a limit of 4, want 1 normal running", s)
+	}
+}
+
+// A class that was idle does not bank turns: after normal ran alone for
+// 30 turns, low arriving gets its share (one in four), not the next 30
+// slots in a row.
+func TestIdleClassBanksNoTurns(t *testing.T) {
+	ctl := fixed(t, 1, 100, -1)
+	for range 30 {
+		acquireNow(t, ctl, Normal)(Ignored)
+	}
+	hold := acquireNow(t, ctl, Normal)
+	type grant struct {
+		c Class
+		r func(Outcome)
+	}
+	granted := make(chan grant, 40)
+	for _, c := range []Class{Low, Normal} { // low first, so that it arrives with none waiting
+		for range 20 {
+			go func() {
+				if r, err := ctl.Acquire(context.Background(), c); err == nil {
+					granted <- grant{c, r}
+				}
+			}()
+		}
+		waitQueued(t, ctl, c, 20)
+	}
+	hold(Ignored)
+	var got [classes]int
+	for range 8 {
+		g := <-granted
+		got[g.c]++
+		g.r(Ignored)
+	}
+	if got[Low] > 3 {
+		t.Errorf("of the 8 turns after low arrived, low got %d, normal %d; want about 2 and 6", got[Low], got[Normal])
+	}
+	for range 32 {
+		(<-granted).r(Ignored)
+	}
+}
+
+// The baseline follows a higher latency slowly, so that a long slowdown
+// within tolerance does not become the new normal: after it, scans slower
+// still shrink the limit. Busy windows (a flood at the maximum) and
+// windows where few scans ran alike.
+func TestGradientBaselineRisesSlowly(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		windows  int
+		inflight func(g *gradient) int
+	}{
+		{"busy", 200, func(g *gradient) int { return g.current() }},
+		{"idle", 10, func(*gradient) int { return 1 }},
+	} {
+		g := newGradient(4, 64, 64, 1.25)
+		feed := func(d time.Duration) {
+			for range g.windowSize() {
+				g.sample(d, c.inflight(g), false)
+			}
+		}
+		feed(100 * time.Millisecond) // the baseline
+		for range c.windows {
+			feed(120 * time.Millisecond)
+		}
+		before := g.current()
+		feed(140 * time.Millisecond)
+		if g.current() >= before {
+			t.Errorf("%s: limit %d after %d windows at 1.2 × baseline and one at 1.4 ×, want below %d", c.name, g.current(), c.windows, before)
+		}
+	}
+}
+
+// A window with a scan out of time shrinks the limit by a tenth more than
+// its latency alone would: from 32 at three times the baseline (halved) to
+// 14, not 16.
+func TestGradientTimeoutShrinksATenthMore(t *testing.T) {
+	base := 100 * time.Millisecond
+	g := newGradient(2, 64, 32, 1.25)
+	window(g, base, false)
+	g.limit = 32
+	for i := range g.windowSize() {
+		g.sample(3*base, 32, i == 0)
+	}
+	if g.current() != 14 {
+		t.Errorf("limit %d after a window at 3 × baseline with a scan out of time, from 32; want 14", g.current())
+	}
+}
+
+// Scans that took no measurable time (a coarse clock) and ran out of time
+// shrink the limit like any others, within its bounds.
+func TestGradientInstantScansOutOfTime(t *testing.T) {
+	g := newGradient(2, 64, 16, 1.25)
+	for range g.windowSize() {
+		g.sample(0, 16, true)
+	}
+	if g.current() != 14 {
+		t.Errorf("limit %d after a window of instant scans out of time, from 16; want 14", g.current())
 	}
 }
