@@ -179,6 +179,9 @@ func (ctl *Controller) Acquire(ctx context.Context, c Class) (func(Outcome), err
 		c = Low
 	}
 	ctl.mu.Lock()
+	// Slots may have come free with no scan ending (premium's peak
+	// lapsed): those waiting take them before this caller is judged.
+	ctl.dispatch()
 	if c != High && len(ctl.waiting[c]) >= ctl.opts.QueueLimit && !ctl.mayRun(c) {
 		ctl.mu.Unlock()
 		return nil, fault.Errorf(fault.Overloaded, "too many scans are waiting; retry shortly")

@@ -903,3 +903,42 @@ func TestGradientInstantScansOutOfTime(t *testing.T) {
 		t.Errorf("limit %d after a window of instant scans out of time, from 16; want 14", g.current())
 	}
 }
+
+// When premium's peak lapses, the slots it held are free for those
+// waiting: the next caller finds them taken by the queue, and the queue
+// with room, rather than being refused while a slot is free.
+func TestReserveLapseFreesSlotsForWaiters(t *testing.T) {
+	now := newClock(time.Unix(1000, 0))
+	ctl := New(Options{MinLimit: 8, MaxLimit: 8, QueueLimit: 1, HighHold: 10 * time.Second, Now: now.Now})
+	var highs []func(Outcome)
+	for range 3 {
+		highs = append(highs, acquireNow(t, ctl, High))
+	}
+	for _, h := range highs {
+		h(Ignored)
+	}
+	for range 5 { // the limit less premium's peak of 3
+		acquireNow(t, ctl, Normal)
+	}
+	waiting := pending(ctl, Normal)
+	waitQueued(t, ctl, Normal, 1)
+	now.Add(11 * time.Second) // premium's peak lapses: a sixth slot for others
+	next := pending(ctl, Normal)
+	select {
+	case r := <-waiting:
+		if r == nil {
+			t.Fatal("the waiting normal scan was refused")
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the waiting normal scan was not admitted to the slot premium's lapsed peak freed")
+	}
+	waitQueued(t, ctl, Normal, 1)
+	select {
+	case r, ok := <-next:
+		if !ok {
+			t.Fatal("a normal scan was refused overloaded while the one waiting could take a free slot")
+		}
+		t.Fatalf("a seventh normal scan ran (%v) with 2 of 8 slots reserved", r != nil)
+	default:
+	}
+}
