@@ -46,3 +46,20 @@ func TestEdits(t *testing.T) {
 		t.Errorf("no edits: %s (%v)", got, err)
 	}
 }
+
+// An edit may start at the base's first byte, end at its last, insert
+// (replace nothing), touch the edit before it and bring a replacement
+// far longer than what it replaces: each comes back as written.
+func TestEditsAtTheEdges(t *testing.T) {
+	body := []byte("abcdef")
+	long := bytes.Repeat([]byte("x"), 100)
+	edits := []store.Edit{{From: 0, To: 1, With: []byte("A")}, {From: 1, To: 1, With: []byte("+")}, {From: 1, To: 3, With: long}, {From: 3, To: 6, With: []byte("Z")}}
+	want := "A+" + string(long) + "Z"
+	got, err := store.RebuildReport(nil, body, store.EncodeEdits(edits), true)
+	if err != nil || string(got) != want {
+		t.Fatalf("rebuilt %q (%v), want %q", got, err, want)
+	}
+	if got, err := store.ApplyEdits(body, []store.Edit{{From: 6, To: 6, With: []byte("!")}}); err != nil || string(got) != "abcdef!" {
+		t.Errorf("an insertion at the end: %q (%v)", got, err)
+	}
+}
