@@ -350,3 +350,93 @@ func TestRecorderLoneFastClientDoesNotWait(t *testing.T) {
 		done()
 	}
 }
+
+// batchOnly is a store that saves rows in batches but cannot record rows
+// and charges in one transaction: the recorder saves, then counts usage.
+type batchOnly struct {
+	store.Store
+	store.BatchSaver
+}
+
+// A batch holding several keys and days charges each key on each day
+// exactly its own scans, whether the store records rows and charges in
+// one transaction or saves the rows and then counts usage.
+func TestRecorderChargesEachKeyAndDay(t *testing.T) {
+	for name, wrap := range map[string]func(*countingStore) store.Store{
+		"one transaction":  func(cs *countingStore) store.Store { return cs },
+		"rows then counts": func(cs *countingStore) store.Store { return batchOnly{Store: cs, BatchSaver: cs} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			cs := openCounting(t)
+			if err := cs.CreateKey(context.Background(), store.Key{ID: "key_b", Plan: "free", Prefix: "trk_b", CreatedAt: time.Now()}, []byte("b")); err != nil {
+				t.Fatal(err)
+			}
+			r := newRecorder(wrap(cs))
+			r.wait = time.Hour // only the scans in flight end the wait
+			r.gap = time.Microsecond
+			rows := []struct{ key, day string }{
+				{"key_a", "2026-11-21"}, {"key_b", "2026-11-21"}, {"key_a", "2026-11-22"},
+				{"key_a", "2026-11-21"}, {"key_b", "2026-11-22"}, {"key_a", "2026-11-21"},
+			}
+			dones := make([]func(), len(rows))
+			for i := range dones {
+				dones[i] = r.expect()
+			}
+			errs := make(chan error, len(rows))
+			for i, row := range rows {
+				go func() {
+					defer dones[i]()
+					errs <- r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: row.key, ScannedAt: time.Now(), Report: []byte(`{}`)}, row.day, "")
+				}()
+			}
+			for range rows {
+				select {
+				case err := <-errs:
+					if err != nil {
+						t.Fatal(err)
+					}
+				case <-time.After(time.Minute):
+					t.Fatal("saves still waiting after a minute")
+				}
+			}
+			if tx := cs.batches.Load(); tx != 1 {
+				t.Errorf("%d transactions for %d scans in flight, want 1", tx, len(rows))
+			}
+			for _, want := range []struct {
+				key, day string
+				n        int64
+			}{{"key_a", "2026-11-21", 3}, {"key_b", "2026-11-21", 1}, {"key_a", "2026-11-22", 1}, {"key_b", "2026-11-22", 1}} {
+				if used, err := cs.Usage(context.Background(), want.key, want.day); err != nil || used != want.n {
+					t.Errorf("usage of %s on %s: %d (%v), want %d", want.key, want.day, used, err, want.n)
+				}
+			}
+		})
+	}
+}
+
+// A row that came by no connection (client "") is no client to wait
+// for: a scan alone in flight after it is written at once.
+func TestRecorderRowWithoutAClientIsNoClient(t *testing.T) {
+	cs := openCounting(t)
+	r := newRecorder(cs)
+	r.wait = time.Hour
+	r.gap = time.Microsecond
+	if err := r.save(context.Background(), store.Scan{ID: "scn_a", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", ""); err != nil {
+		t.Fatal(err)
+	}
+	r.gap = time.Microsecond
+	done := r.expect()
+	saved := make(chan error, 1)
+	go func() {
+		defer done()
+		saved <- r.save(context.Background(), store.Scan{ID: "scn_b", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "10.0.0.1:5000")
+	}()
+	select {
+	case err := <-saved:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second): // the write takes milliseconds; the wait would take an hour
+		t.Fatal("a lone scan waited for a client that never was one")
+	}
+}
