@@ -102,26 +102,33 @@ func TestRecorderGroupCommit(t *testing.T) {
 }
 
 func TestRecorderFailureIsNotCharged(t *testing.T) {
-	cs := openCounting(t)
-	cs.fail.Store(true)
-	r := newRecorder(cs)
-	var wg sync.WaitGroup
-	var failed atomic.Int64
-	for i := range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", ""); err != nil {
-				failed.Add(1)
+	for name, wrap := range map[string]func(*countingStore) store.Store{
+		"one transaction":  func(cs *countingStore) store.Store { return cs },
+		"rows then counts": func(cs *countingStore) store.Store { return batchOnly{Store: cs, BatchSaver: cs} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			cs := openCounting(t)
+			cs.fail.Store(true)
+			r := newRecorder(wrap(cs))
+			var wg sync.WaitGroup
+			var failed atomic.Int64
+			for i := range 20 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if err := r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", ""); err != nil {
+						failed.Add(1)
+					}
+				}()
 			}
-		}()
-	}
-	wg.Wait()
-	if failed.Load() != 20 {
-		t.Errorf("%d of 20 saves failed, want all", failed.Load())
-	}
-	if used, _ := cs.Usage(context.Background(), "key_a", "2026-11-21"); used != 0 {
-		t.Errorf("usage %d after failed saves, want 0", used)
+			wg.Wait()
+			if failed.Load() != 20 {
+				t.Errorf("%d of 20 saves failed, want all", failed.Load())
+			}
+			if used, _ := cs.Usage(context.Background(), "key_a", "2026-11-21"); used != 0 {
+				t.Errorf("usage %d after failed saves, want 0", used)
+			}
+		})
 	}
 }
 
@@ -402,10 +409,14 @@ func TestRecorderChargesEachKeyAndDay(t *testing.T) {
 			if tx := cs.batches.Load(); tx != 1 {
 				t.Errorf("%d transactions for %d scans in flight, want 1", tx, len(rows))
 			}
+			// A row alone (no scan in flight) is written and charged too.
+			if err := r.save(context.Background(), store.Scan{ID: "scn_alone", KeyID: "key_b", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-22", ""); err != nil {
+				t.Fatal(err)
+			}
 			for _, want := range []struct {
 				key, day string
 				n        int64
-			}{{"key_a", "2026-11-21", 3}, {"key_b", "2026-11-21", 1}, {"key_a", "2026-11-22", 1}, {"key_b", "2026-11-22", 1}} {
+			}{{"key_a", "2026-11-21", 3}, {"key_b", "2026-11-21", 1}, {"key_a", "2026-11-22", 1}, {"key_b", "2026-11-22", 2}} {
 				if used, err := cs.Usage(context.Background(), want.key, want.day); err != nil || used != want.n {
 					t.Errorf("usage of %s on %s: %d (%v), want %d", want.key, want.day, used, err, want.n)
 				}
@@ -438,5 +449,64 @@ func TestRecorderRowWithoutAClientIsNoClient(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second): // the write takes milliseconds; the wait would take an hour
 		t.Fatal("a lone scan waited for a client that never was one")
+	}
+}
+
+// A leader waits only for the rows the recent rate brings within the
+// wait, not for every scan in flight: at one row per wait it waits for
+// one more row and writes the two.
+func TestRecorderWaitsOnlyForTheRateExpected(t *testing.T) {
+	cs := openCounting(t)
+	r := newRecorder(cs)
+	r.wait = time.Hour
+	r.gap = time.Hour // one row per wait
+	dones := []func(){r.expect(), r.expect(), r.expect()}
+	defer dones[2]() // a third scan in flight whose row does not come yet
+	errs := make(chan error, 2)
+	for i := range 2 {
+		go func() {
+			defer dones[i]()
+			errs <- r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "")
+		}()
+	}
+	for range 2 {
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second): // the write takes milliseconds; the wait would take an hour
+			t.Fatal("the leader waited for more rows than one per wait brings")
+		}
+	}
+	if tx := cs.batches.Load(); tx != 1 {
+		t.Errorf("%d transactions for the two rows, want 1", tx)
+	}
+}
+
+// A client whose latest row is older than the client window is no
+// longer waited for: a scan alone in flight is written at once.
+func TestRecorderForgetsClientsGone(t *testing.T) {
+	cs := openCounting(t)
+	r := newRecorder(cs)
+	r.wait = time.Hour
+	r.gap = time.Microsecond
+	r.clients["10.0.0.2:4000"] = time.Now().Add(-(clientWindow + 1) * r.wait) // gone
+	done := r.expect()
+	saved := make(chan error, 1)
+	go func() {
+		defer done()
+		saved <- r.save(context.Background(), store.Scan{ID: "scn_a", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "10.0.0.1:5000")
+	}()
+	select {
+	case err := <-saved:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second): // the write takes milliseconds; the wait would take an hour
+		t.Fatal("a lone scan waited for a client gone for longer than the window")
+	}
+	if _, kept := r.clients["10.0.0.2:4000"]; kept {
+		t.Error("the client gone is still remembered")
 	}
 }
