@@ -942,3 +942,20 @@ func TestReserveLapseFreesSlotsForWaiters(t *testing.T) {
 	default:
 	}
 }
+
+// Beside premium scans too, the limit does not grow while mostly unused:
+// a calm window with few scans running says nothing of the node's room.
+func TestGradientIdleBesideHighDoesNotGrow(t *testing.T) {
+	g := newGradient(4, 64, 16, 1.25)
+	window(g, 100*time.Millisecond, false) // the baseline (and a step of √16)
+	before := g.current()
+	for range 10 {
+		g.sawHigh()
+		for range g.windowSize() {
+			g.sample(100*time.Millisecond, 1, false)
+		}
+	}
+	if g.current() != before {
+		t.Errorf("limit %d after 10 calm windows beside premium with 1 scan running, want still %d", g.current(), before)
+	}
+}
