@@ -365,20 +365,29 @@ type batchOnly struct {
 	store.BatchSaver
 }
 
+// rowByRow is a store that saves one row at a time.
+type rowByRow struct{ store.Store }
+
 // A batch holding several keys and days charges each key on each day
 // exactly its own scans, whether the store records rows and charges in
-// one transaction or saves the rows and then counts usage.
+// one transaction, saves the rows and then counts usage, or saves one
+// row at a time.
 func TestRecorderChargesEachKeyAndDay(t *testing.T) {
-	for name, wrap := range map[string]func(*countingStore) store.Store{
-		"one transaction":  func(cs *countingStore) store.Store { return cs },
-		"rows then counts": func(cs *countingStore) store.Store { return batchOnly{Store: cs, BatchSaver: cs} },
+	for _, tc := range []struct {
+		name    string
+		wrap    func(*countingStore) store.Store
+		batches int64 // batch writes for the rows in flight
+	}{
+		{"one transaction", func(cs *countingStore) store.Store { return cs }, 1},
+		{"rows then counts", func(cs *countingStore) store.Store { return batchOnly{Store: cs, BatchSaver: cs} }, 1},
+		{"row by row", func(cs *countingStore) store.Store { return rowByRow{cs} }, 0},
 	} {
-		t.Run(name, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			cs := openCounting(t)
 			if err := cs.CreateKey(context.Background(), store.Key{ID: "key_b", Plan: "free", Prefix: "trk_b", CreatedAt: time.Now()}, []byte("b")); err != nil {
 				t.Fatal(err)
 			}
-			r := newRecorder(wrap(cs))
+			r := newRecorder(tc.wrap(cs))
 			r.wait = time.Hour // only the scans in flight end the wait
 			r.gap = time.Microsecond
 			rows := []struct{ key, day string }{
@@ -406,8 +415,8 @@ func TestRecorderChargesEachKeyAndDay(t *testing.T) {
 					t.Fatal("saves still waiting after a minute")
 				}
 			}
-			if tx := cs.batches.Load(); tx != 1 {
-				t.Errorf("%d transactions for %d scans in flight, want 1", tx, len(rows))
+			if tx := cs.batches.Load(); tx != tc.batches {
+				t.Errorf("%d batch writes for %d scans in flight, want %d", tx, len(rows), tc.batches)
 			}
 			// A row alone (no scan in flight) is written and charged too.
 			if err := r.save(context.Background(), store.Scan{ID: "scn_alone", KeyID: "key_b", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-22", ""); err != nil {
