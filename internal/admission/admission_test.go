@@ -36,6 +36,20 @@ func (c *clock) Add(d time.Duration) {
 	c.mu.Unlock()
 }
 
+// runWindow runs n Normal scans at once on ctl, each taking d on clk,
+// and releases them as having succeeded.
+func runWindow(t *testing.T, ctl *Controller, clk *clock, n int, d time.Duration) {
+	t.Helper()
+	var rel []func(Outcome)
+	for range n {
+		rel = append(rel, acquireNow(t, ctl, Normal))
+	}
+	clk.Add(d)
+	for _, r := range rel {
+		r(Succeeded)
+	}
+}
+
 // acquireNow takes a slot that must be free.
 func acquireNow(t *testing.T, ctl *Controller, c Class) func(Outcome) {
 	t.Helper()
@@ -357,16 +371,7 @@ func TestReservePeakPerSpan(t *testing.T) {
 func TestControllerStricterBesideALongPremiumScan(t *testing.T) {
 	now := newClock(time.Unix(1000, 0))
 	ctl := New(Options{MinLimit: 4, MaxLimit: 64, InitialLimit: 16, Now: now.Now})
-	run := func(d time.Duration) {
-		var rel []func(Outcome)
-		for range ctl.limit.windowSize() {
-			rel = append(rel, acquireNow(t, ctl, Normal))
-		}
-		now.Add(d)
-		for _, r := range rel {
-			r(Succeeded)
-		}
-	}
+	run := func(d time.Duration) { runWindow(t, ctl, now, ctl.limit.windowSize(), d) }
 	run(100 * time.Millisecond) // the baseline
 	high := acquireNow(t, ctl, High)
 	now.Add(time.Minute)
@@ -602,18 +607,9 @@ func TestHighToleranceWithinTolerance(t *testing.T) {
 // and leave it alone without.
 func TestControllerStricterWhilePremiumRuns(t *testing.T) {
 	for _, premium := range []bool{false, true} {
-		now := time.Unix(0, 0)
-		ctl := New(Options{MinLimit: 4, MaxLimit: 64, InitialLimit: 16, Now: func() time.Time { return now }})
-		run := func(d time.Duration) {
-			var rel []func(Outcome)
-			for range ctl.limit.windowSize() { // one window
-				rel = append(rel, acquireNow(t, ctl, Normal))
-			}
-			now = now.Add(d)
-			for _, r := range rel {
-				r(Succeeded)
-			}
-		}
+		now := newClock(time.Unix(0, 0))
+		ctl := New(Options{MinLimit: 4, MaxLimit: 64, InitialLimit: 16, Now: now.Now})
+		run := func(d time.Duration) { runWindow(t, ctl, now, ctl.limit.windowSize(), d) }
 		run(100 * time.Millisecond) // the baseline
 		before := ctl.Stats().Limit
 		var high func(Outcome)
@@ -638,18 +634,9 @@ func TestControllerStricterWhilePremiumRuns(t *testing.T) {
 // so that a premium client coming back finds the node below its knee, and
 // lapses then.
 func TestControllerStricterAfterPremium(t *testing.T) {
-	now := time.Unix(0, 0)
-	ctl := New(Options{MinLimit: 4, MaxLimit: 64, InitialLimit: 16, Now: func() time.Time { return now }})
-	run := func(d time.Duration) {
-		var rel []func(Outcome)
-		for range ctl.limit.windowSize() { // one window
-			rel = append(rel, acquireNow(t, ctl, Normal))
-		}
-		now = now.Add(d)
-		for _, r := range rel {
-			r(Succeeded)
-		}
-	}
+	now := newClock(time.Unix(0, 0))
+	ctl := New(Options{MinLimit: 4, MaxLimit: 64, InitialLimit: 16, Now: now.Now})
+	run := func(d time.Duration) { runWindow(t, ctl, now, ctl.limit.windowSize(), d) }
 	run(100 * time.Millisecond) // the baseline
 	acquireNow(t, ctl, High)(Succeeded)
 	run(100 * time.Millisecond) // closes the premium scan's window
@@ -659,7 +646,7 @@ func TestControllerStricterAfterPremium(t *testing.T) {
 	if after := ctl.Stats().Limit; after >= before {
 		t.Errorf("two windows after a premium scan: limit %d after scans at 1.2 × baseline, want below %d", after, before)
 	}
-	now = now.Add(10 * time.Second) // HighHold
+	now.Add(10 * time.Second) // HighHold
 	run(100 * time.Millisecond)
 	before = ctl.Stats().Limit
 	run(120 * time.Millisecond)
@@ -678,15 +665,8 @@ func TestDefaultLimits(t *testing.T) {
 	if got := ctl.Stats().Limit; got != 16 {
 		t.Fatalf("initial limit %d with no options, want 16", got)
 	}
-	for range 20 { // fast, busy windows
-		var rel []func(Outcome)
-		for range ctl.limit.windowSize() + 2 { // more than half the limit
-			rel = append(rel, acquireNow(t, ctl, Normal))
-		}
-		now.Add(100 * time.Millisecond)
-		for _, r := range rel {
-			r(Succeeded)
-		}
+	for range 20 { // fast, busy windows: more than half the limit in use
+		runWindow(t, ctl, now, ctl.limit.windowSize()+2, 100*time.Millisecond)
 	}
 	if got := ctl.Stats().Limit; got != 32 {
 		t.Errorf("limit %d after 20 fast, busy windows, want the default maximum 32", got)

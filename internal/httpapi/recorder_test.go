@@ -245,20 +245,9 @@ func TestRecorderLoneScanDoesNotWait(t *testing.T) {
 	done := r.expect()
 	failed()
 	failed() // calling it twice counts once
-	saved := make(chan error, 1)
-	go func() {
-		err := r.save(context.Background(), store.Scan{ID: "scn_lone", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "")
-		done() // before the answer is read: the count below checks it
-		saved <- err
-	}()
-	select {
-	case err := <-saved:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("a lone scan waited for rows that cannot come")
-	}
+	// done runs before the answer is read: the count below checks it.
+	saved := saveAsync(r, "scn_lone", "", done)
+	saveReturns(t, saved, time.Minute, "a lone scan waited for rows that cannot come")
 	if got := r.inflight.Load(); got != 0 {
 		t.Errorf("%d scans still counted in flight after both ended", got)
 	}
@@ -273,26 +262,11 @@ func TestRecorderStopsWaitingForAScanThatEnded(t *testing.T) {
 	r.gap = time.Microsecond
 	other := r.expect() // will fail before its row
 	mine := r.expect()
-	saved := make(chan error, 1)
-	go func() {
-		defer mine()
-		saved <- r.save(context.Background(), store.Scan{ID: "scn_mine", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "")
-	}()
+	saved := saveAsync(r, "scn_mine", "", mine)
 	// The leader waits for the other scan's row (or it had not started).
-	select {
-	case err := <-saved:
-		t.Fatalf("the leader did not wait for a scan in flight (err %v)", err)
-	case <-time.After(50 * time.Millisecond):
-	}
+	saveWaits(t, saved, 50*time.Millisecond, "the leader did not wait for a scan in flight")
 	other()
-	select {
-	case err := <-saved:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the leader still waits for a scan that ended without a row")
-	}
+	saveReturns(t, saved, time.Minute, "the leader still waits for a scan that ended without a row")
 }
 
 // Under load a leader also waits for a client that lately sent rows but
@@ -305,29 +279,14 @@ func TestRecorderWaitsForClientsLatelySeen(t *testing.T) {
 	r.gap = time.Microsecond
 	r.clients["10.0.0.2:4000"] = time.Now() // a client seen a moment ago
 	mine := r.expect()
-	saved := make(chan error, 1)
-	go func() {
-		defer mine()
-		saved <- r.save(context.Background(), store.Scan{ID: "scn_a", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "10.0.0.1:5000")
-	}()
-	select {
-	case err := <-saved:
-		t.Fatalf("the leader did not wait for the other client (err %v)", err)
-	case <-time.After(50 * time.Millisecond):
-	}
+	saved := saveAsync(r, "scn_a", "10.0.0.1:5000", mine)
+	saveWaits(t, saved, 50*time.Millisecond, "the leader did not wait for the other client")
 	other := r.expect()
 	if err := r.save(context.Background(), store.Scan{ID: "scn_b", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "10.0.0.2:4000"); err != nil {
 		t.Fatal(err)
 	}
 	other()
-	select {
-	case err := <-saved:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the leader still waits after the other client's row")
-	}
+	saveReturns(t, saved, time.Minute, "the leader still waits after the other client's row")
 	if tx := cs.batches.Load(); tx != 1 {
 		t.Errorf("%d transactions for the two clients' rows, want 1", tx)
 	}
@@ -342,18 +301,8 @@ func TestRecorderLoneFastClientDoesNotWait(t *testing.T) {
 	for i := range 20 {
 		r.gap = time.Microsecond
 		done := r.expect()
-		saved := make(chan error, 1)
-		go func() {
-			saved <- r.save(context.Background(), store.Scan{ID: fmt.Sprintf("scn_%d", i), KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "10.0.0.1:5000")
-		}()
-		select {
-		case err := <-saved:
-			if err != nil {
-				t.Fatal(err)
-			}
-		case <-time.After(time.Minute):
-			t.Fatalf("scan %d of a lone client waited for rows that cannot come", i)
-		}
+		saved := saveAsync(r, fmt.Sprintf("scn_%d", i), "10.0.0.1:5000", nil)
+		saveReturns(t, saved, time.Minute, fmt.Sprintf("scan %d of a lone client waited for rows that cannot come", i))
 		done()
 	}
 }
@@ -446,19 +395,8 @@ func TestRecorderRowWithoutAClientIsNoClient(t *testing.T) {
 	}
 	r.gap = time.Microsecond
 	done := r.expect()
-	saved := make(chan error, 1)
-	go func() {
-		defer done()
-		saved <- r.save(context.Background(), store.Scan{ID: "scn_b", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "10.0.0.1:5000")
-	}()
-	select {
-	case err := <-saved:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second): // the write takes milliseconds; the wait would take an hour
-		t.Fatal("a lone scan waited for a client that never was one")
-	}
+	saved := saveAsync(r, "scn_b", "10.0.0.1:5000", done)
+	saveReturns(t, saved, 10*time.Second, "a lone scan waited for a client that never was one") // the write takes milliseconds; the wait would take an hour
 }
 
 // A leader waits only for the rows the recent rate brings within the
@@ -502,20 +440,48 @@ func TestRecorderForgetsClientsGone(t *testing.T) {
 	r.gap = time.Microsecond
 	r.clients["10.0.0.2:4000"] = time.Now().Add(-(clientWindow + 1) * r.wait) // gone
 	done := r.expect()
+	saved := saveAsync(r, "scn_a", "10.0.0.1:5000", done)
+	saveReturns(t, saved, 10*time.Second, "a lone scan waited for a client gone for longer than the window") // the write takes milliseconds; the wait would take an hour
+	if _, kept := r.clients["10.0.0.2:4000"]; kept {
+		t.Error("the client gone is still remembered")
+	}
+}
+
+// saveAsync saves a row of client's in the background and sends save's
+// error; done, when not nil, runs before the error is sent.
+func saveAsync(r *recorder, id, client string, done func()) <-chan error {
 	saved := make(chan error, 1)
 	go func() {
-		defer done()
-		saved <- r.save(context.Background(), store.Scan{ID: "scn_a", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", "10.0.0.1:5000")
+		err := r.save(context.Background(), store.Scan{ID: id, KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", client)
+		if done != nil {
+			done()
+		}
+		saved <- err
 	}()
+	return saved
+}
+
+// saveReturns fails the test unless the save ends without error within
+// limit; why says what waiting longer means.
+func saveReturns(t *testing.T, saved <-chan error, limit time.Duration, why string) {
+	t.Helper()
 	select {
 	case err := <-saved:
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second): // the write takes milliseconds; the wait would take an hour
-		t.Fatal("a lone scan waited for a client gone for longer than the window")
+	case <-time.After(limit):
+		t.Fatal(why)
 	}
-	if _, kept := r.clients["10.0.0.2:4000"]; kept {
-		t.Error("the client gone is still remembered")
+}
+
+// saveWaits fails the test when the save ends within d: its leader
+// should still be waiting for rows.
+func saveWaits(t *testing.T, saved <-chan error, d time.Duration, why string) {
+	t.Helper()
+	select {
+	case err := <-saved:
+		t.Fatalf("%s (err %v)", why, err)
+	case <-time.After(d):
 	}
 }
