@@ -49,6 +49,18 @@ func (c *countingStore) RecordScans(ctx context.Context, s []store.Scan, charges
 	return c.rec.RecordScans(ctx, s, charges)
 }
 
+// busyRecorder is a recorder on a counting store that, as under load,
+// expects the next row within a microsecond and would wait an hour for
+// it: only the rows and the scans in flight end a leader's wait.
+func busyRecorder(t *testing.T) (*countingStore, *recorder) {
+	t.Helper()
+	cs := openCounting(t)
+	r := newRecorder(cs)
+	r.wait = time.Hour
+	r.gap = time.Microsecond
+	return cs, r
+}
+
 func openCounting(t *testing.T) *countingStore {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "r.db"), sqlite.Options{})
@@ -200,10 +212,7 @@ func TestRecorderFullQueueFails(t *testing.T) {
 // rows arrive one after another share one transaction (a leader that
 // wrote at once would commit the first row alone).
 func TestRecorderGathersScansInFlight(t *testing.T) {
-	cs := openCounting(t)
-	r := newRecorder(cs)
-	r.wait = time.Hour // only the scans in flight end the wait
-	r.gap = time.Microsecond
+	cs, r := busyRecorder(t)
 	const n = 5
 	dones := make([]func(), n)
 	for i := range dones {
@@ -237,10 +246,7 @@ func TestRecorderGathersScansInFlight(t *testing.T) {
 // A scan alone in flight is written at once, however busy the service
 // was a moment ago; so is one whose fellows ended without a row.
 func TestRecorderLoneScanDoesNotWait(t *testing.T) {
-	cs := openCounting(t)
-	r := newRecorder(cs)
-	r.wait = time.Hour
-	r.gap = time.Microsecond
+	_, r := busyRecorder(t)
 	failed := r.expect() // a scan that fails before its row
 	done := r.expect()
 	failed()
@@ -256,10 +262,7 @@ func TestRecorderLoneScanDoesNotWait(t *testing.T) {
 // A leader waiting for a scan in flight stops waiting when that scan
 // ends without a row (it failed): its own row is written at once.
 func TestRecorderStopsWaitingForAScanThatEnded(t *testing.T) {
-	cs := openCounting(t)
-	r := newRecorder(cs)
-	r.wait = time.Hour
-	r.gap = time.Microsecond
+	_, r := busyRecorder(t)
 	other := r.expect() // will fail before its row
 	mine := r.expect()
 	saved := saveAsync(r, "scn_mine", "", mine)
@@ -273,10 +276,7 @@ func TestRecorderStopsWaitingForAScanThatEnded(t *testing.T) {
 // has no scan in flight yet (a cached scan spends most of its time
 // outside the handler): its next row shares the transaction.
 func TestRecorderWaitsForClientsLatelySeen(t *testing.T) {
-	cs := openCounting(t)
-	r := newRecorder(cs)
-	r.wait = time.Hour // only the rows end the wait
-	r.gap = time.Microsecond
+	cs, r := busyRecorder(t)
 	r.clients["10.0.0.2:4000"] = time.Now() // a client seen a moment ago
 	mine := r.expect()
 	saved := saveAsync(r, "scn_a", "10.0.0.1:5000", mine)
@@ -386,10 +386,7 @@ func TestRecorderChargesEachKeyAndDay(t *testing.T) {
 // A row that came by no connection (client "") is no client to wait
 // for: a scan alone in flight after it is written at once.
 func TestRecorderRowWithoutAClientIsNoClient(t *testing.T) {
-	cs := openCounting(t)
-	r := newRecorder(cs)
-	r.wait = time.Hour
-	r.gap = time.Microsecond
+	_, r := busyRecorder(t)
 	if err := r.save(context.Background(), store.Scan{ID: "scn_a", KeyID: "key_a", ScannedAt: time.Now(), Report: []byte(`{}`)}, "2026-11-21", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -434,10 +431,7 @@ func TestRecorderWaitsOnlyForTheRateExpected(t *testing.T) {
 // A client whose latest row is older than the client window is no
 // longer waited for: a scan alone in flight is written at once.
 func TestRecorderForgetsClientsGone(t *testing.T) {
-	cs := openCounting(t)
-	r := newRecorder(cs)
-	r.wait = time.Hour
-	r.gap = time.Microsecond
+	_, r := busyRecorder(t)
 	r.clients["10.0.0.2:4000"] = time.Now().Add(-(clientWindow + 1) * r.wait) // gone
 	done := r.expect()
 	saved := saveAsync(r, "scn_a", "10.0.0.1:5000", done)
