@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
+	"github.com/tokenrisk/tokenrisk/internal/journal"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
 )
@@ -155,7 +156,13 @@ func TestKill9LosesNoAnsweredRow(t *testing.T) {
 		t.Fatal("no scan answered before the kill")
 	}
 
-	st, err := sqlite.Open(ctx, db, sqlite.Options{})
+	// What the next start does: open the database and replay the history
+	// journal into it (rows answered but not yet drained at the kill).
+	direct, err := sqlite.Open(ctx, db, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := journal.Open(ctx, direct, direct, journal.Options{Dir: db + ".journal"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,8 +181,17 @@ func TestKill9LosesNoAnsweredRow(t *testing.T) {
 			missing++
 		}
 	}
-	t.Logf("%d scans answered before SIGKILL, %d history rows", len(answered), len(rows))
+	t.Logf("%d scans answered before SIGKILL, %d history rows (%d replayed from the journal)", len(answered), len(rows), st.Replayed())
 	if missing > 0 {
 		t.Errorf("%d of %d answered scans have no history row after kill -9", missing, len(answered))
+	}
+	// Each row charged once: a replay of entries already drained charges
+	// nothing again.
+	used, err := st.Usage(ctx, keys[0].ID, store.Day(time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if used != int64(len(rows)) && time.Now().UTC().Hour() != 0 {
+		t.Errorf("usage %d after the replay, want one per row (%d)", used, len(rows))
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/config"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
+	"github.com/tokenrisk/tokenrisk/internal/journal"
 	"github.com/tokenrisk/tokenrisk/internal/metrics"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
@@ -45,8 +46,13 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
-	st := queueHistory(direct, cfg, log)
-	defer closeStore(st, log)
+	wb := queueHistory(direct, cfg, log)
+	st, err := journalHistory(ctx, cfg, direct, wb, log)
+	if err != nil {
+		wb.Close()
+		return err
+	}
+	defer closeStore(st, wb, log)
 
 	m := metrics.New()
 	backends, err := openShared(ctx, cfg, plans, log)
@@ -97,7 +103,7 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	api, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{CacheTTL: keyCacheTTL(cfg.KeyCacheTTL)}),
 		Limiter: backends.limiter, PlanLimiters: backends.planLimiters,
-		Checks:  append(storeChecks(st, storeKind(cfg)), backends.checks...),
+		Checks:  append(storeChecks(wb, storeKind(cfg)), backends.checks...),
 		Metrics: m, Logger: log, Pages: pages, Watchlist: wl, Webhooks: hooks,
 	})
 	if err != nil {
@@ -189,10 +195,40 @@ func queueHistory(st store.Store, cfg *config.Config, log *slog.Logger) *writeba
 // thousand rows, reports included).
 const historyQueueCapacity = 20_000
 
-// closeStore writes the queued history, then closes the store, and says
-// in the log whether anything was lost.
-func closeStore(st *writeback.Store, log *slog.Logger) {
-	pending := st.Pending()
+// journalHistory puts the history journal (internal/journal) in front of
+// the SQLite store unless --history-journal is none: a scan's row and
+// charge are appended to a local file before it is answered, and moved
+// into the database in large transactions, replaying first what a
+// previous process left there. Reads go through wb; PostgreSQL (shared by
+// several instances) and in-memory databases write history directly.
+func journalHistory(ctx context.Context, cfg *config.Config, direct store.Store, wb *writeback.Store, log *slog.Logger) (store.Store, error) {
+	db, ok := direct.(store.EntryRecorder)
+	dir := cfg.HistoryJournal
+	if dir == "" {
+		dir = cfg.DB + ".journal"
+	}
+	if !ok || cfg.Postgres != "" || cfg.DB == ":memory:" || dir == "none" {
+		return wb, nil
+	}
+	j, err := journal.Open(ctx, wb, db, journal.Options{
+		Dir:          dir,
+		CloseTimeout: cfg.ShutdownTimeout,
+		OnError:      throttled(log, "history journal: the database did not take the history; it waits in the journal"),
+		OnRecover:    func() { log.Info("history journal drains again") },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("history journal: %w", err)
+	}
+	if n := j.Replayed(); n > 0 {
+		log.Info("history journal replayed into the database", "rows", n, "dir", dir)
+	}
+	return j, nil
+}
+
+// closeStore drains the journal and writes the queued history, then
+// closes the store, and says in the log whether anything was lost.
+func closeStore(st store.Store, wb *writeback.Store, log *slog.Logger) {
+	pending := wb.Pending()
 	if err := st.Close(); err != nil {
 		log.Error("closing the store", "err", httpapi.Redact(err.Error()))
 		return

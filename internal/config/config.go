@@ -30,10 +30,14 @@ type Config struct {
 	// Args are the positional arguments left after the flags.
 	Args []string
 
-	Addr     string
-	DB       string
-	Postgres string
-	Redis    string
+	Addr string
+	DB   string
+	// HistoryJournal is the history journal's directory (SQLite store):
+	// "" is the database file's path plus ".journal", "none" writes
+	// history straight to the database.
+	HistoryJournal string
+	Postgres       string
+	Redis          string
 	// LimitsFailOpen lists the plans whose per-minute limits are not
 	// checked while Redis is down; the others fall back to in-process
 	// limits.
@@ -154,6 +158,8 @@ var options = []Option{
 		bind: str(func(c *Config) *string { return &c.Addr })},
 	{Flag: "db", Env: "TOKENRISK_DB", Default: "tokenrisk.db", Usage: "SQLite database file (the embedded default)", Commands: storeCommands,
 		bind: str(func(c *Config) *string { return &c.DB })},
+	{Flag: "history-journal", Env: "TOKENRISK_HISTORY_JOURNAL", Usage: "directory of the history journal (SQLite store; unset: the database file's path + .journal): a scan's row is appended there before it is answered and moved into the database in large transactions; none writes each row to the database before answering", Commands: []string{CmdServe},
+		bind: str(func(c *Config) *string { return &c.HistoryJournal })},
 	{Flag: "postgres", Env: "TOKENRISK_POSTGRES", EnvAlias: "TOKENRISK_POSTGRES_URL", Usage: "PostgreSQL DSN; replaces --db (TOKENRISK_POSTGRES_URL is read too)", Commands: storeCommands,
 		bind: str(func(c *Config) *string { return &c.Postgres })},
 	{Flag: "redis", Env: "TOKENRISK_REDIS", EnvAlias: "TOKENRISK_REDIS_URL", Usage: "Redis URL for the shared cache, rate limits and in-flight dedupe (TOKENRISK_REDIS_URL is read too)", Commands: []string{CmdServe},

@@ -43,10 +43,11 @@ import (
 // still answers; while the queue is busy new rows go straight to it, so
 // requests do not each wait on a database that is down.
 type recorder struct {
-	store store.Store
-	rec   store.ScanRecorder // nil: rows, then charges (batch or one by one)
-	batch store.BatchSaver   // nil: one SaveScan per row
-	queue historyQueue       // nil: a failed write fails the request
+	store   store.Store
+	entries store.EntryRecorder // nil: see rec
+	rec     store.ScanRecorder  // nil: rows, then charges (batch or one by one)
+	batch   store.BatchSaver    // nil: one SaveScan per row
+	queue   historyQueue        // nil: a failed write fails the request
 
 	// inflight counts scans between their start and their row's save
 	// (see expect): those that may still join a batch.
@@ -67,6 +68,12 @@ type recorder struct {
 	// latest did; forgot is when the stale ones were last dropped.
 	clients map[string]time.Time
 	forgot  time.Time
+}
+
+// groupWaiter is implemented by stores that say how long a leader should
+// wait for more rows: a journal, whose write is one append, says 0.
+type groupWaiter interface {
+	GroupWait() time.Duration
 }
 
 // historyQueue takes history writes the store refused and retries them
@@ -111,7 +118,11 @@ const maxClients = 4096
 
 func newRecorder(st store.Store) *recorder {
 	r := &recorder{store: st, wait: commitWait, arrived: make(chan struct{}, 1), clients: map[string]time.Time{}}
+	r.entries, _ = st.(store.EntryRecorder)
 	r.rec, _ = st.(store.ScanRecorder)
+	if g, ok := st.(groupWaiter); ok {
+		r.wait = g.GroupWait()
+	}
 	r.batch, _ = st.(store.BatchSaver)
 	r.queue, _ = st.(historyQueue)
 	return r
@@ -282,13 +293,31 @@ func (r *recorder) write(ctx context.Context, batch []*record) []error {
 func (r *recorder) writeNow(ctx context.Context, batch []*record) ([]error, []bool) {
 	errs := make([]error, len(batch))
 	saved := make([]bool, len(batch))
+	if r.entries != nil {
+		// One transaction (or one append): every row and charge, or none.
+		entries := make([]store.Entry, len(batch))
+		for i, rec := range batch {
+			entries[i] = store.Entry{Scan: rec.scan, Day: rec.day}
+		}
+		if err := r.entries.RecordEntries(ctx, entries); err != nil {
+			err = fmt.Errorf("record %d scans: %w", len(entries), err)
+			for i := range errs {
+				errs[i] = err
+			}
+			return errs, saved
+		}
+		for i := range saved {
+			saved[i] = true
+		}
+		return errs, saved
+	}
 	if r.rec != nil {
 		// One transaction: every row and charge, or none.
 		scans := make([]store.Scan, len(batch))
 		var charges []store.Charge
 		for i, rec := range batch {
 			scans[i] = rec.scan
-			charges = charge(charges, rec.scan.KeyID, rec.day)
+			charges = store.AddCharge(charges, rec.scan.KeyID, rec.day)
 		}
 		if _, err := r.rec.RecordScans(ctx, scans, charges); err != nil {
 			err = fmt.Errorf("record %d scans: %w", len(scans), err)
@@ -343,16 +372,4 @@ func (r *recorder) writeNow(ctx context.Context, batch []*record) ([]error, []bo
 		}
 	}
 	return errs, saved
-}
-
-// charge adds one scan charged to key on day to charges (one entry per
-// key and day; a batch holds few keys, so a scan beats a map).
-func charge(charges []store.Charge, key, day string) []store.Charge {
-	for i := range charges {
-		if charges[i].KeyID == key && charges[i].Day == day {
-			charges[i].N++
-			return charges
-		}
-	}
-	return append(charges, store.Charge{KeyID: key, Day: day, N: 1})
 }

@@ -91,6 +91,18 @@ type Charge struct {
 	N     int64
 }
 
+// AddCharge adds one scan charged to key on day to charges (one entry per
+// key and day; a batch holds few keys, so a scan beats a map).
+func AddCharge(charges []Charge, key, day string) []Charge {
+	for i := range charges {
+		if charges[i].KeyID == key && charges[i].Day == day {
+			charges[i].N++
+			return charges
+		}
+	}
+	return append(charges, Charge{KeyID: key, Day: day, N: 1})
+}
+
 // ScanRecorder is implemented by stores that save scans and charge usage
 // in one transaction: every row and charge is written, or none is (a
 // retry neither loses a row nor charges twice). Like SaveScan, a scan
@@ -110,3 +122,19 @@ func ParseDay(day string) error {
 
 // Day returns t's usage day in UTC.
 func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// Entry is a scan to save and the day its one-scan charge counts on (""
+// charges nothing).
+type Entry struct {
+	Scan Scan
+	Day  string
+}
+
+// EntryRecorder is implemented by stores that save entries idempotently:
+// each entry's scan is saved unless its ID is stored, and its key is
+// charged one scan on its day only when this call saved the scan, all in
+// one transaction. Writing the same entries twice (a journal replayed
+// after a crash that came after their commit) changes nothing.
+type EntryRecorder interface {
+	RecordEntries(ctx context.Context, entries []Entry) error
+}

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -51,12 +52,18 @@ type Store struct {
 	createKey   *sql.Stmt
 	listKeys    *sql.Stmt
 	preparedAll []*sql.Stmt
+
+	// batchInserts holds the statements inserting n rows at once
+	// (RecordEntries), prepared on first use.
+	batchMu      sync.Mutex
+	batchInserts map[int]*sql.Stmt
 }
 
 var (
-	_ store.Store        = (*Store)(nil)
-	_ store.BatchSaver   = (*Store)(nil)
-	_ store.ScanRecorder = (*Store)(nil)
+	_ store.Store         = (*Store)(nil)
+	_ store.BatchSaver    = (*Store)(nil)
+	_ store.ScanRecorder  = (*Store)(nil)
+	_ store.EntryRecorder = (*Store)(nil)
 )
 
 const scanColumns = `id, key_id, address, chain, risk_level, score, cached, scanned_at, report, report_base, report_edits`
@@ -220,6 +227,11 @@ func (s *Store) Close() error {
 	for _, p := range s.preparedAll {
 		errs = append(errs, p.Close())
 	}
+	s.batchMu.Lock()
+	for _, p := range s.batchInserts {
+		errs = append(errs, p.Close())
+	}
+	s.batchMu.Unlock()
 	if s.read != nil && s.read != s.write {
 		errs = append(errs, s.read.Close())
 	}
@@ -332,6 +344,21 @@ func scanArgs(sc store.Scan) []any {
 // insertScans inserts scans in tx, each base they use once, skipping
 // stored IDs and stored bases.
 func (s *Store) insertScans(ctx context.Context, tx *sql.Tx, scans []store.Scan) error {
+	if err := s.insertBases(ctx, tx, scans); err != nil {
+		return err
+	}
+	ins := tx.StmtContext(ctx, s.insertScan)
+	for _, sc := range scans {
+		if _, err := ins.ExecContext(ctx, scanArgs(sc)...); err != nil {
+			return fmt.Errorf("sqlite: save scan %s: %w", sc.ID, err)
+		}
+	}
+	return nil
+}
+
+// insertBases inserts the report bases scans use, each once, skipping
+// stored ones.
+func (s *Store) insertBases(ctx context.Context, tx *sql.Tx, scans []store.Scan) error {
 	var bases *sql.Stmt
 	var seen [][32]byte
 	for _, sc := range scans {
@@ -344,12 +371,6 @@ func (s *Store) insertScans(ctx context.Context, tx *sql.Tx, scans []store.Scan)
 		}
 		if _, err := bases.ExecContext(ctx, sc.Base.Digest[:], sc.Base.Body); err != nil {
 			return fmt.Errorf("sqlite: save report base of %s: %w", sc.ID, err)
-		}
-	}
-	ins := tx.StmtContext(ctx, s.insertScan)
-	for _, sc := range scans {
-		if _, err := ins.ExecContext(ctx, scanArgs(sc)...); err != nil {
-			return fmt.Errorf("sqlite: save scan %s: %w", sc.ID, err)
 		}
 	}
 	return nil
@@ -415,6 +436,121 @@ func (s *Store) RecordScans(ctx context.Context, scans []store.Scan, charges []s
 		return nil, fmt.Errorf("sqlite: record scans: %w", err)
 	}
 	return totals, nil
+}
+
+// maxRowsPerInsert bounds the rows of one INSERT statement
+// (RecordEntries): 64 rows of 11 columns stay far below SQLite's bound on
+// parameters, and a statement per row costs several times more.
+const maxRowsPerInsert = 64
+
+// RecordEntries saves each entry's scan unless its ID is stored, each
+// report base once, and charges one scan to an entry's key on its day
+// only when this call saved its scan, in one transaction (see
+// store.EntryRecorder). Rows go in statements of up to maxRowsPerInsert.
+func (s *Store) RecordEntries(ctx context.Context, entries []store.Entry) error {
+	for _, e := range entries {
+		if e.Day != "" {
+			if err := store.ParseDay(e.Day); err != nil {
+				return err
+			}
+		}
+	}
+	// The statements are prepared before the transaction takes the one
+	// write connection.
+	var stmts []*sql.Stmt
+	for from := 0; from < len(entries); from += maxRowsPerInsert {
+		st, err := s.batchInsert(ctx, min(maxRowsPerInsert, len(entries)-from))
+		if err != nil {
+			return err
+		}
+		stmts = append(stmts, st)
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: record entries: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	scans := make([]store.Scan, len(entries))
+	for i, e := range entries {
+		scans[i] = e.Scan
+	}
+	if err := s.insertBases(ctx, tx, scans); err != nil {
+		return err
+	}
+	saved := make(map[string]bool, len(entries))
+	for i, st := range stmts {
+		from := i * maxRowsPerInsert
+		chunk := scans[from:min(from+maxRowsPerInsert, len(scans))]
+		if err := s.insertRows(ctx, tx, st, chunk, saved); err != nil {
+			return err
+		}
+	}
+	var charges []store.Charge
+	for _, e := range entries {
+		if e.Day != "" && saved[e.Scan.ID] {
+			charges = store.AddCharge(charges, e.Scan.KeyID, e.Day)
+		}
+	}
+	if len(charges) > 0 {
+		add := tx.StmtContext(ctx, s.addUsage)
+		for _, c := range charges {
+			var total int64
+			if err := add.QueryRowContext(ctx, c.KeyID, c.Day, c.N).Scan(&total); err != nil {
+				return fmt.Errorf("sqlite: add usage: %w", err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: record entries: %w", err)
+	}
+	return nil
+}
+
+// insertRows inserts scans with stmt (from batchInsert), skipping stored
+// IDs, and marks in saved the IDs it inserted.
+func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, stmt *sql.Stmt, scans []store.Scan, saved map[string]bool) error {
+	args := make([]any, 0, len(scans)*11)
+	for _, sc := range scans {
+		args = append(args, scanArgs(sc)...)
+	}
+	rows, err := tx.StmtContext(ctx, stmt).QueryContext(ctx, args...)
+	if err != nil {
+		return fmt.Errorf("sqlite: save %d scans from %s: %w", len(scans), scans[0].ID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return fmt.Errorf("sqlite: save %d scans from %s: %w", len(scans), scans[0].ID, err)
+		}
+		saved[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("sqlite: save %d scans from %s: %w", len(scans), scans[0].ID, err)
+	}
+	return nil
+}
+
+// batchInsert returns the statement inserting n rows and returning the
+// IDs it inserted, preparing it on first use.
+func (s *Store) batchInsert(ctx context.Context, n int) (*sql.Stmt, error) {
+	s.batchMu.Lock()
+	defer s.batchMu.Unlock()
+	if st, ok := s.batchInserts[n]; ok {
+		return st, nil
+	}
+	row := "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	q := `INSERT INTO scans (` + scanColumns + `) VALUES ` + row + strings.Repeat(", "+row, n-1) +
+		` ON CONFLICT (id) DO NOTHING RETURNING id`
+	st, err := s.write.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: prepare insert of %d scans: %w", n, err)
+	}
+	if s.batchInserts == nil {
+		s.batchInserts = map[int]*sql.Stmt{}
+	}
+	s.batchInserts[n] = st
+	return st, nil
 }
 
 // scanScan reads a row of readColumns.

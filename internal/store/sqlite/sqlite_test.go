@@ -123,3 +123,61 @@ func TestAnswersOfOneReportStoreItOnce(t *testing.T) {
 		t.Errorf("read back %.80s…, want %.80s…", got.Report, last.Report)
 	}
 }
+
+// RecordEntries saves rows in statements of many (150 rows: three), each
+// base once, charges only the rows it saved, and writing the same entries
+// again (a journal replayed after its drain committed) changes nothing.
+func TestRecordEntriesIsIdempotent(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "tokenrisk.db"))
+	defer s.Close()
+	body := []byte(`{"scan_id":"scn_base","risk_level":"low"}`)
+	base := &store.Base{Digest: sha256.Sum256(body), Body: body}
+	var es []store.Entry
+	for i := range 150 {
+		sc := store.Scan{ID: fmt.Sprintf("scn_%04d", i), KeyID: "k1", Address: "0xabc", Chain: "devnet",
+			RiskLevel: "low", ScannedAt: time.Date(2026, 11, 24, 8, 0, 0, i*1000, time.UTC)}
+		if i%3 == 0 {
+			sc.Report = []byte(fmt.Sprintf(`{"scan_id":"%s"}`, sc.ID))
+		} else {
+			sc.Base, sc.Edits = base, []store.Edit{{From: 13, To: 21, With: []byte(sc.ID)}}
+		}
+		day := "2026-11-24"
+		if i == 149 {
+			day = "" // saved, not charged
+		}
+		es = append(es, store.Entry{Scan: sc, Day: day})
+	}
+	if err := s.RecordEntries(ctx, es[:100]); err != nil {
+		t.Fatal(err)
+	}
+	// The first 100 again with 50 new ones.
+	if err := s.RecordEntries(ctx, es); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Usage(ctx, "k1", "2026-11-24"); err != nil || n != 149 {
+		t.Fatalf("usage %d %v, want 149 (each charged row once)", n, err)
+	}
+	n := 0
+	if err := s.ExportScans(ctx, store.ScanFilter{KeyID: "k1"}, func(sc store.Scan) error {
+		var i int
+		fmt.Sscanf(sc.ID, "scn_%04d", &i)
+		want := es[i].Scan.Report
+		if es[i].Scan.Base != nil {
+			want, _ = store.ApplyEdits(body, es[i].Scan.Edits)
+		}
+		if !bytes.Equal(sc.Report, want) {
+			t.Errorf("%s: report %s, want %s", sc.ID, sc.Report, want)
+		}
+		n++
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n != 150 {
+		t.Fatalf("%d rows, want 150", n)
+	}
+	if err := s.RecordEntries(ctx, []store.Entry{{Scan: es[0].Scan, Day: "24-11-2026"}}); err == nil {
+		t.Fatal("a malformed day was taken")
+	}
+}
