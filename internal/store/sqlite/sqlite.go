@@ -54,7 +54,8 @@ type Store struct {
 	preparedAll []*sql.Stmt
 
 	// batchInserts holds the statements inserting n rows at once
-	// (RecordEntries), prepared on first use.
+	// (RecordEntries), prepared on first use: key 2n counts the rows
+	// inserted, 2n+1 returns their IDs.
 	batchMu      sync.Mutex
 	batchInserts map[int]*sql.Stmt
 }
@@ -447,6 +448,12 @@ const maxRowsPerInsert = 64
 // report base once, and charges one scan to an entry's key on its day
 // only when this call saved its scan, in one transaction (see
 // store.EntryRecorder). Rows go in statements of up to maxRowsPerInsert.
+//
+// Entries are nearly always new (a journal drains each once; only a
+// replay after a crash meets rows already stored), so the transaction
+// first counts the rows each statement inserted; only when a statement
+// skipped one is it rolled back and written again with statements that
+// return the IDs they inserted (which costs more per row).
 func (s *Store) RecordEntries(ctx context.Context, entries []store.Entry) error {
 	for _, e := range entries {
 		if e.Day != "" {
@@ -455,19 +462,31 @@ func (s *Store) RecordEntries(ctx context.Context, entries []store.Entry) error 
 			}
 		}
 	}
+	all, err := s.recordEntries(ctx, entries, false)
+	if err != nil || all {
+		return err
+	}
+	_, err = s.recordEntries(ctx, entries, true)
+	return err
+}
+
+// recordEntries is RecordEntries with statements that return the IDs
+// they inserted (returning) or count them; counting, it gives up (false,
+// nothing written) when a row was already stored.
+func (s *Store) recordEntries(ctx context.Context, entries []store.Entry, returning bool) (bool, error) {
 	// The statements are prepared before the transaction takes the one
 	// write connection.
 	var stmts []*sql.Stmt
 	for from := 0; from < len(entries); from += maxRowsPerInsert {
-		st, err := s.batchInsert(ctx, min(maxRowsPerInsert, len(entries)-from))
+		st, err := s.batchInsert(ctx, min(maxRowsPerInsert, len(entries)-from), returning)
 		if err != nil {
-			return err
+			return false, err
 		}
 		stmts = append(stmts, st)
 	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("sqlite: record entries: %w", err)
+		return false, fmt.Errorf("sqlite: record entries: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	scans := make([]store.Scan, len(entries))
@@ -475,19 +494,26 @@ func (s *Store) RecordEntries(ctx context.Context, entries []store.Entry) error 
 		scans[i] = e.Scan
 	}
 	if err := s.insertBases(ctx, tx, scans); err != nil {
-		return err
+		return false, err
 	}
-	saved := make(map[string]bool, len(entries))
+	var saved map[string]bool // nil: every row
+	if returning {
+		saved = make(map[string]bool, len(entries))
+	}
 	for i, st := range stmts {
 		from := i * maxRowsPerInsert
 		chunk := scans[from:min(from+maxRowsPerInsert, len(scans))]
-		if err := s.insertRows(ctx, tx, st, chunk, saved); err != nil {
-			return err
+		all, err := s.insertRows(ctx, tx, st, chunk, saved)
+		if err != nil {
+			return false, err
+		}
+		if !all && !returning {
+			return false, nil
 		}
 	}
 	var charges []store.Charge
 	for _, e := range entries {
-		if e.Day != "" && saved[e.Scan.ID] {
+		if e.Day != "" && (saved == nil || saved[e.Scan.ID]) {
 			charges = store.AddCharge(charges, e.Scan.KeyID, e.Day)
 		}
 	}
@@ -496,52 +522,74 @@ func (s *Store) RecordEntries(ctx context.Context, entries []store.Entry) error 
 		for _, c := range charges {
 			var total int64
 			if err := add.QueryRowContext(ctx, c.KeyID, c.Day, c.N).Scan(&total); err != nil {
-				return fmt.Errorf("sqlite: add usage: %w", err)
+				return false, fmt.Errorf("sqlite: add usage: %w", err)
 			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: record entries: %w", err)
+		return false, fmt.Errorf("sqlite: record entries: %w", err)
 	}
-	return nil
+	return true, nil
 }
 
 // insertRows inserts scans with stmt (from batchInsert), skipping stored
-// IDs, and marks in saved the IDs it inserted.
-func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, stmt *sql.Stmt, scans []store.Scan, saved map[string]bool) error {
+// IDs. With saved (a returning statement) it marks there the IDs it
+// inserted; without, it reports whether it inserted every row.
+func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, stmt *sql.Stmt, scans []store.Scan, saved map[string]bool) (bool, error) {
 	args := make([]any, 0, len(scans)*11)
 	for _, sc := range scans {
 		args = append(args, scanArgs(sc)...)
 	}
+	fail := func(err error) (bool, error) {
+		return false, fmt.Errorf("sqlite: save %d scans from %s: %w", len(scans), scans[0].ID, err)
+	}
+	if saved == nil {
+		res, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, args...)
+		if err != nil {
+			return fail(err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fail(err)
+		}
+		return n == int64(len(scans)), nil
+	}
 	rows, err := tx.StmtContext(ctx, stmt).QueryContext(ctx, args...)
 	if err != nil {
-		return fmt.Errorf("sqlite: save %d scans from %s: %w", len(scans), scans[0].ID, err)
+		return fail(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return fmt.Errorf("sqlite: save %d scans from %s: %w", len(scans), scans[0].ID, err)
+			return fail(err)
 		}
 		saved[id] = true
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("sqlite: save %d scans from %s: %w", len(scans), scans[0].ID, err)
+		return fail(err)
 	}
-	return nil
+	return true, nil
 }
 
-// batchInsert returns the statement inserting n rows and returning the
-// IDs it inserted, preparing it on first use.
-func (s *Store) batchInsert(ctx context.Context, n int) (*sql.Stmt, error) {
+// batchInsert returns the statement inserting n rows (returning the IDs
+// it inserted, or not), preparing it on first use.
+func (s *Store) batchInsert(ctx context.Context, n int, returning bool) (*sql.Stmt, error) {
+	key := 2 * n
+	if returning {
+		key++
+	}
 	s.batchMu.Lock()
 	defer s.batchMu.Unlock()
-	if st, ok := s.batchInserts[n]; ok {
+	if st, ok := s.batchInserts[key]; ok {
 		return st, nil
 	}
 	row := "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 	q := `INSERT INTO scans (` + scanColumns + `) VALUES ` + row + strings.Repeat(", "+row, n-1) +
-		` ON CONFLICT (id) DO NOTHING RETURNING id`
+		` ON CONFLICT (id) DO NOTHING`
+	if returning {
+		q += ` RETURNING id`
+	}
 	st, err := s.write.PrepareContext(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: prepare insert of %d scans: %w", n, err)
@@ -549,7 +597,7 @@ func (s *Store) batchInsert(ctx context.Context, n int) (*sql.Stmt, error) {
 	if s.batchInserts == nil {
 		s.batchInserts = map[int]*sql.Stmt{}
 	}
-	s.batchInserts[n] = st
+	s.batchInserts[key] = st
 	return st, nil
 }
 

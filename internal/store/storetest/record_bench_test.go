@@ -18,14 +18,16 @@ import (
 // transaction holding the rows of a batch and their usage charge, as the
 // API's group commit writes them; each row holding its whole report
 // ("whole") or, as cached answers are recorded, the edits of one shared
-// report base ("base"). It prints rows/s and CPU per row.
+// report base ("base"); and RecordEntries of base rows as the history
+// journal drains them ("entries"). It prints rows/s and CPU per row.
 func BenchmarkRecordScans(b *testing.B) {
 	var seq atomic.Int64
 	base := &store.Base{Digest: sha256.Sum256(report), Body: report}
 	for _, c := range []struct {
 		name string
 		n    int
-	}{{"whole", 1}, {"whole", 4}, {"whole", 16}, {"whole", 64}, {"base", 1}, {"base", 4}, {"base", 16}, {"base", 64}} {
+	}{{"whole", 1}, {"whole", 4}, {"whole", 16}, {"whole", 64}, {"base", 1}, {"base", 4}, {"base", 16}, {"base", 64},
+		{"entries", 64}, {"entries", 256}, {"entries", 1024}} {
 		n := c.n
 		b.Run(fmt.Sprintf("sqlite/%s/batch%d", c.name, n), func(b *testing.B) {
 			s, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{})
@@ -41,14 +43,24 @@ func BenchmarkRecordScans(b *testing.B) {
 				for i := range batch {
 					batch[i] = store.Scan{ID: fmt.Sprintf("scn_%012d", seq.Add(1)), KeyID: "key_bench", Address: "0x6982508145454ce325ddbe47a25d4ec3d2311933",
 						Chain: "ethereum", RiskLevel: "low", Score: 24.5, ScannedAt: time.Now(), Report: report}
-					if c.name == "base" {
+					if c.name != "whole" {
 						// The report with its own scan id: what a cached answer records.
 						id := []byte(`"` + batch[i].ID + `"`)
 						batch[i].Base, batch[i].Edits = base, []store.Edit{{From: 11, To: 18, With: id}}
 						batch[i].Report, _ = store.ApplyEdits(report, batch[i].Edits)
 					}
 				}
-				if _, err := s.RecordScans(ctx, batch, charges); err != nil {
+				if c.name == "entries" {
+					// As the history journal drains: rows charged one
+					// each, idempotently (store.EntryRecorder).
+					entries := make([]store.Entry, n)
+					for i := range batch {
+						entries[i] = store.Entry{Scan: batch[i], Day: "2026-11-21"}
+					}
+					if err := s.RecordEntries(ctx, entries); err != nil {
+						b.Fatal(err)
+					}
+				} else if _, err := s.RecordScans(ctx, batch, charges); err != nil {
 					b.Fatal(err)
 				}
 			}
