@@ -103,7 +103,7 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	api, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{CacheTTL: keyCacheTTL(cfg.KeyCacheTTL)}),
 		Limiter: backends.limiter, PlanLimiters: backends.planLimiters,
-		Checks:  append(storeChecks(wb, storeKind(cfg)), backends.checks...),
+		Checks:  append(append(storeChecks(wb, storeKind(cfg)), journalChecks(st)...), backends.checks...),
 		Metrics: m, Logger: log, Pages: pages, Watchlist: wl, Webhooks: hooks,
 	})
 	if err != nil {
@@ -236,6 +236,28 @@ func closeStore(st store.Store, wb *writeback.Store, log *slog.Logger) {
 	if pending > 0 {
 		log.Info("queued history written at shutdown", "rows", pending)
 	}
+}
+
+// journalChecks report the history journal in /readyz (when st is one):
+// degraded while the database refuses what it drains (scans still answer
+// and their rows wait in the journal), down once it is full (scans are
+// refused).
+func journalChecks(st store.Store) []httpapi.Check {
+	j, ok := st.(*journal.Store)
+	if !ok {
+		return nil
+	}
+	return []httpapi.Check{{Name: "history_journal", Probe: func(context.Context) httpapi.Backend {
+		pending, capacity := j.Pending(), j.Capacity()
+		b := httpapi.Backend{Kind: "journal", Status: httpapi.BackendOK, Pending: &pending, Capacity: &capacity}
+		switch {
+		case pending >= capacity:
+			b.Status, b.Detail = httpapi.BackendDown, "full: scans are refused until the database takes the journal's rows"
+		case j.Degraded():
+			b.Status, b.Detail = httpapi.BackendDegraded, "the database refuses the history; rows wait in the journal and are retried"
+		}
+		return b
+	}}}
 }
 
 // storeChecks report the store and its history queue in /readyz. A store

@@ -95,7 +95,8 @@ const (
 
 // Backend is one backend's line in /readyz.
 type Backend struct {
-	// Kind is the implementation: sqlite, postgres, redis, memory, queue.
+	// Kind is the implementation: sqlite, postgres, redis, memory, queue,
+	// journal.
 	Kind string `json:"kind"`
 	// Status is BackendOK, BackendDegraded or BackendDown.
 	Status string `json:"status"`

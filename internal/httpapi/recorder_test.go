@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tokenrisk/tokenrisk/internal/journal"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
 	"github.com/tokenrisk/tokenrisk/internal/store/writeback"
@@ -477,5 +478,41 @@ func saveWaits(t *testing.T, saved <-chan error, d time.Duration, why string) {
 	case err := <-saved:
 		t.Fatalf("%s (err %v)", why, err)
 	case <-time.After(d):
+	}
+}
+
+// On the history journal (an append, not a commit) a leader writes at
+// once however many scans are in flight, and each row is charged to its
+// key on its day through the journal.
+func TestRecorderOnJournalDoesNotWait(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "r.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := journal.Open(ctx, st, st, journal.Options{Dir: filepath.Join(dir, "journal")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	r := newRecorder(j)
+	if r.wait != 0 {
+		t.Fatalf("a leader on the journal waits up to %v for more rows", r.wait)
+	}
+	r.gap = time.Microsecond // as under load
+	for range 5 {
+		defer r.expect()()
+	}
+	start := time.Now()
+	saveReturns(t, saveAsync(r, "scn_journal", "", nil), time.Minute, "the save never returned")
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("a save on the journal took %v with scans in flight", d)
+	}
+	if used, err := j.Usage(ctx, "key_a", "2026-11-21"); err != nil || used != 1 {
+		t.Fatalf("usage %d %v, want the row charged once", used, err)
+	}
+	if _, err := j.FindScan(ctx, "key_a", "scn_journal"); err != nil {
+		t.Fatal(err)
 	}
 }

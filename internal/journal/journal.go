@@ -461,6 +461,9 @@ func (j *Store) Pending() int {
 	return len(j.pending)
 }
 
+// Capacity returns the bound on entries waiting (MaxPending).
+func (j *Store) Capacity() int { return j.opts.MaxPending }
+
 // Degraded reports whether the last drain failed.
 func (j *Store) Degraded() bool { return j.failing.Load() }
 
