@@ -110,7 +110,7 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 		return err
 	}
 	wctx, stopWatch := context.WithCancel(ctx)
-	waitWatch, err := startWatcher(wctx, cfg, direct, reg, engine, publisher, m, log)
+	waitWatch, err := startWatcher(wctx, cfg, direct, st, reg, engine, publisher, m, log)
 	if err != nil {
 		stopWatch()
 		return err

@@ -46,8 +46,10 @@ func logSources(m *metrics.Metrics) func(chains.Chain) watch.LogSource {
 }
 
 // startWatcher runs the watcher beside the server until ctx is done; the
-// returned function waits for it to stop.
-func startWatcher(ctx context.Context, cfg *config.Config, st store.Store, reg *chains.Registry, engine *scan.Engine,
+// returned function waits for it to stop. st holds the watchlists;
+// history is the store scans are recorded through (the journal's reads
+// wait for what it has not drained).
+func startWatcher(ctx context.Context, cfg *config.Config, st, history store.Store, reg *chains.Registry, engine *scan.Engine,
 	pub watch.Publisher, m *metrics.Metrics, log *slog.Logger) (func(), error) {
 	wl, ok := st.(store.Watchlist)
 	if !ok {
@@ -59,7 +61,7 @@ func startWatcher(ctx context.Context, cfg *config.Config, st store.Store, reg *
 	}
 	w, err := watch.New(watch.Options{
 		Observer: obs,
-		Store:    wl, History: st, Scanner: engine, Publisher: pub, Registry: reg, Logs: logSources(m),
+		Store:    wl, History: history, Scanner: engine, Publisher: pub, Registry: reg, Logs: logSources(m),
 		Interval: cfg.WatchInterval, RescanInterval: cfg.WatchRescan, Logger: log.With("component", "watch"),
 	})
 	if err != nil {
