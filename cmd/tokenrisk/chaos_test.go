@@ -223,10 +223,10 @@ func TestChaosMatrix(t *testing.T) {
 		faulted := scanAll(s, key)
 		proxy.Heal()
 		healed := scanAll(s, key)
+		_ = s.stop() // the log is written in full once the server stops
 		if strings.Contains(s.stderr.String(), "panic") {
 			t.Errorf("%s: the server logged a panic:\n%s", f.name, s.stderr.String())
 		}
-		_ = s.stop()
 		_ = proxy.Close()
 
 		row := map[string]*chaosCell{}

@@ -55,6 +55,20 @@ type server struct {
 	stop   func() error
 }
 
+// logged reports whether the server's log has a line containing text
+// within a few seconds: the log is written by its own goroutine
+// (internal/logsink), a moment after the line is logged.
+func (s *server) logged(text string) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(s.stderr.String(), text) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
 // startServer runs `serve --addr 127.0.0.1:0 --devnet` plus extra args,
 // waits until /healthz answers, and stops it (gracefully) at cleanup.
 func startServer(t *testing.T, env map[string]string, extra ...string) *server {

@@ -211,7 +211,7 @@ func TestRedisOutageFallsBack(t *testing.T) {
 			t.Errorf("/readyz %s with Redis down: %+v", name, b)
 		}
 	}
-	if !strings.Contains(s.stderr.String(), "redis rate limiter failing") {
+	if !s.logged("redis rate limiter failing") {
 		t.Errorf("the fallback is not logged:\n%s", s.stderr.String())
 	}
 
@@ -221,7 +221,7 @@ func TestRedisOutageFallsBack(t *testing.T) {
 		t.Errorf("pro scan with Redis back: %d %v, want the shared limit again", r.status, r.header)
 	}
 	s.waitReady(t, "ready again", func(code int, rd httpapi.Readiness) bool { return code == 200 && rd.Status == "ready" })
-	if !strings.Contains(s.stderr.String(), "redis rate limiter back") {
+	if !s.logged("redis rate limiter back") {
 		t.Errorf("the recovery is not logged:\n%s", s.stderr.String())
 	}
 }
@@ -234,7 +234,7 @@ func TestStartsWithRedisDown(t *testing.T) {
 		t.Skip("starts the devnet")
 	}
 	s, proxy, clean := serveWithProxiedRedis(t, map[string]string{"TOKENRISK_LOG_LEVEL": "info"}, true)
-	if !strings.Contains(s.stderr.String(), "redis not reachable at start") {
+	if !s.logged("redis not reachable at start") {
 		t.Errorf("starting without Redis is not logged:\n%s", s.stderr.String())
 	}
 	free := s.key(t, "free")
@@ -393,7 +393,7 @@ func TestPostgresOutageLosesNoHistory(t *testing.T) {
 		q.Status != "degraded" || q.Pending == nil || *q.Pending != 6 {
 		t.Errorf("/readyz with the database down: %d %+v, want 200 degraded with 6 queued", code, rd)
 	}
-	if !strings.Contains(s.stderr.String(), "history write failed; queued for retry") {
+	if !s.logged("history write failed; queued for retry") {
 		t.Errorf("the outage is not logged:\n%s", s.stderr.String())
 	}
 

@@ -13,6 +13,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
 	"github.com/tokenrisk/tokenrisk/internal/journal"
+	"github.com/tokenrisk/tokenrisk/internal/logsink"
 	"github.com/tokenrisk/tokenrisk/internal/metrics"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
@@ -24,7 +25,12 @@ import (
 // gracefully. Once listening it prints "listening on http://ADDR" on
 // stdout (the address matters with --addr …:0).
 func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, stdout, stderr io.Writer) error {
-	log := cfg.Logger(stderr)
+	// The access log writes a line per request: grouped, a busy server
+	// pays one write(2) per batch of lines, not per line. Closed last (the
+	// first defer), after everything else has logged its shutdown.
+	logs := logsink.New(stderr, 0)
+	defer logs.Close() // a failing stderr has nowhere to be reported
+	log := cfg.Logger(logs)
 	reg, configured, err := loadRegistry(cfg, getenv)
 	if err != nil {
 		return err
