@@ -78,7 +78,7 @@ func (s *Server) handleScan(w http.ResponseWriter, r *http.Request, a *Account) 
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	s.writeRawJSON(w, http.StatusOK, b)
+	s.writeWholeJSON(w, r, http.StatusOK, b)
 }
 
 // record stores the scan in history and charges it to the key's usage. A

@@ -39,9 +39,10 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, o ServeOptions)
 		IdleTimeout:       o.IdleTimeout,
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ConnContext:       connContext,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(newAnswerListener(ln)) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("httpapi: serve: %w", err)

@@ -1,10 +1,12 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +97,123 @@ func TestGracefulShutdownFinishesScans(t *testing.T) {
 	}
 	if len(rows) != 3 {
 		t.Errorf("%d history rows after shutdown, want 3", len(rows))
+	}
+}
+
+// serveHarness serves h's API through Serve on a loopback listener and
+// returns its address; it stops at cleanup.
+func serveHarness(t *testing.T, h *harness) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- httpapi.Serve(ctx, ln, h.handler, httpapi.ServeOptions{
+			ReadHeaderTimeout: time.Second, ReadTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second,
+			IdleTimeout: 5 * time.Second, ShutdownTimeout: 5 * time.Second,
+		})
+	}()
+	t.Cleanup(func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return ln.Addr().String()
+}
+
+// TestServedAnswersOnOneConnection: over one keep-alive connection to
+// Serve, a scan answer (sent in one write), then errors and other routes
+// (written as net/http writes them) all arrive whole, in order.
+func TestServedAnswersOnOneConnection(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	key := h.key("premium")
+	addr := serveHarness(t, h)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(c)
+	scanReq := func(key string) string {
+		body := `{"address":"` + pepe + `"}`
+		return "POST /api/v1/scan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer " + key +
+			"\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	}
+	for i, step := range []struct {
+		req         string
+		status      int
+		contentType string
+		has         string
+	}{
+		{scanReq(key), 200, "application/json", `"overall_risk_score"`},
+		{scanReq("trk_nope"), 401, "application/problem+json", `"code":"unauthorized"`},
+		{scanReq(key), 200, "application/json", `"overall_risk_score"`},
+		{"GET /api/v1/nowhere HTTP/1.1\r\nHost: x\r\n\r\n", 404, "application/problem+json", `"status":404`},
+		{"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 200, "application/json", `ok`},
+		{scanReq(key), 200, "application/json", `"overall_risk_score"`},
+	} {
+		if _, err := io.WriteString(c, step.req); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil {
+			t.Fatalf("step %d: body: %v", i, err)
+		}
+		if res.StatusCode != step.status || res.Header.Get("Content-Type") != step.contentType || !strings.Contains(string(body), step.has) {
+			t.Errorf("step %d: %d %s %.200s, want %d %s with %s", i, res.StatusCode, res.Header.Get("Content-Type"), body, step.status, step.contentType, step.has)
+		}
+		if res.ContentLength >= 0 && int64(len(body)) != res.ContentLength {
+			t.Errorf("step %d: %d bytes, Content-Length %d", i, len(body), res.ContentLength)
+		}
+	}
+}
+
+// TestServedHangUpIsClientClosed: through Serve, a client that hangs up
+// while its scan waits is logged as 499, not as a server error.
+func TestServedHangUpIsClientClosed(t *testing.T) {
+	h := newHarness(t, harnessOptions{maxConcurrent: 1})
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	h.setAssess(func(ctx context.Context, req scan.Request) (*scan.Assessment, error) {
+		started <- struct{}{}
+		<-release
+		return okAssessment(ctx, req)
+	})
+	defer close(release)
+	free := h.key("free")
+	addr := serveHarness(t, h)
+	go h.scan(free, "0x0000000000000000000000000000000000000001")
+	<-started
+
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"address":"0x0000000000000000000000000000000000000002"}`
+	_, _ = io.WriteString(c, "POST /api/v1/scan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer "+free+
+		"\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
+	deadline := time.Now().Add(5 * time.Second)
+	for h.engine.Queued() != 1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	c.Close()
+	for !strings.Contains(h.logs.String(), `"status":499`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("access log has no status 499:\n%s", h.logs.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if logs := h.logs.String(); strings.Contains(logs, `"status":500`) || strings.Contains(logs, `"level":"ERROR"`) {
+		t.Errorf("a hang-up logged as a server error:\n%s", logs)
 	}
 }
