@@ -1,7 +1,6 @@
 package chains
 
 import (
-	"encoding/hex"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -53,11 +52,22 @@ func parseEVM(s string) (Address, error) {
 	if s[1] == 'X' || len(body) != 40 {
 		return Address{}, fault.Errorf(fault.InvalidAddress, "an EVM address is 0x followed by 40 hex digits")
 	}
-	if _, err := hex.DecodeString(body); err != nil {
-		return Address{}, fault.Errorf(fault.InvalidAddress, "an EVM address is 0x followed by 40 hex digits")
+	// One pass for the digits and the case, with no copies: this runs for
+	// every scan request, cached or not.
+	var lower, upper bool
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c >= '0' && c <= '9':
+		case c >= 'a' && c <= 'f':
+			lower = true
+		case c >= 'A' && c <= 'F':
+			upper = true
+		default:
+			return Address{}, fault.Errorf(fault.InvalidAddress, "an EVM address is 0x followed by 40 hex digits")
+		}
 	}
 	canonical := common.HexToAddress(s).Hex()
-	if body != strings.ToLower(body) && body != strings.ToUpper(body) && "0x"+body != canonical {
+	if lower && upper && body != canonical[2:] {
 		return Address{}, fault.Errorf(fault.InvalidChecksum, "mixed-case address fails its EIP-55 checksum (expected %s)", canonical)
 	}
 	return Address{Kind: EVM, Canonical: canonical}, nil

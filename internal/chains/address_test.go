@@ -1,6 +1,7 @@
 package chains_test
 
 import (
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -79,6 +80,9 @@ func FuzzParseAddress(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		a, err := chains.ParseAddress(s)
+		if want, ok := eip55Accepts(s); ok && (err == nil) != want {
+			t.Fatalf("ParseAddress(%q): %v, want accepted %v (EIP-55)", s, err, want)
+		}
 		if err != nil {
 			if c := fault.CodeOf(err); c != fault.InvalidAddress && c != fault.InvalidChecksum {
 				t.Fatalf("ParseAddress(%q): code %s", s, c)
@@ -102,4 +106,24 @@ func FuzzParseAddress(f *testing.F) {
 			t.Fatalf("kind %q", a.Kind)
 		}
 	})
+}
+
+// eip55Accepts is the EVM rule stated plainly (ok false: not an EVM
+// form): 0x and 40 hex digits, all one case or the EIP-55 checksum.
+func eip55Accepts(s string) (accepted, ok bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "0x") || len(s) > 128 {
+		return false, false
+	}
+	body := s[2:]
+	if len(body) != 40 {
+		return false, true
+	}
+	if _, err := hex.DecodeString(body); err != nil {
+		return false, true
+	}
+	if body == strings.ToLower(body) || body == strings.ToUpper(body) {
+		return true, true
+	}
+	return common.HexToAddress(s).Hex() == s, true
 }
