@@ -95,6 +95,7 @@ type Engine struct {
 	newID     func() string
 	obs       Observer
 	decoded   *reportMemo
+	parsed    *addressMemo
 }
 
 // ScanRequest is one scan as a client asked for it.
@@ -128,6 +129,7 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		newID:    opts.NewID,
 		obs:      opts.Observer,
 		decoded:  &reportMemo{m: map[string]memoEntry{}},
+		parsed:   &addressMemo{m: map[string]chains.Address{}},
 	}
 	for _, c := range opts.Registry.All() {
 		e.kindOf[c.Key] = c.Kind
@@ -188,7 +190,7 @@ func (e *Engine) Catalogue() *risk.Catalogue { return e.cat }
 // enabled here with an adapter (else unavailable). It returns the parsed
 // address.
 func (e *Engine) Allowed(address string, planChains []string) (chains.Address, error) {
-	addr, err := chains.ParseAddress(address)
+	addr, err := e.parsed.parse(address)
 	if err != nil {
 		return chains.Address{}, err
 	}
@@ -365,6 +367,37 @@ func decodeReport(b []byte) (*Report, error) {
 		return nil, fmt.Errorf("scan: decode report: %w", err)
 	}
 	return &r, nil
+}
+
+// addressMemo remembers the addresses parsed lately. An EVM address's
+// canonical form takes a Keccak-256 (its EIP-55 checksum), and a scan
+// request parses its address twice (the handler's check before charging,
+// then Scan): for a hot token, that was most of a cached scan's
+// parsing. Only valid addresses are remembered.
+type addressMemo struct {
+	mu sync.Mutex
+	m  map[string]chains.Address
+}
+
+// parse is chains.ParseAddress, remembered.
+func (m *addressMemo) parse(s string) (chains.Address, error) {
+	m.mu.Lock()
+	a, ok := m.m[s]
+	m.mu.Unlock()
+	if ok {
+		return a, nil
+	}
+	a, err := chains.ParseAddress(s)
+	if err != nil {
+		return a, err
+	}
+	m.mu.Lock()
+	if len(m.m) >= memoSize {
+		clear(m.m)
+	}
+	m.m[s] = a
+	m.mu.Unlock()
+	return a, nil
 }
 
 // reportMemo remembers the last decoding of each cached report, so that

@@ -15,8 +15,9 @@ import (
 )
 
 const (
-	pepe = "0x6982508145454Ce325dDbE47a25d4ec3d2311933"
-	bonk = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"
+	pepe      = "0x6982508145454Ce325dDbE47a25d4ec3d2311933"
+	pepeLower = "0x6982508145454ce325ddbe47a25d4ec3d2311933"
+	bonk      = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"
 )
 
 // fakeAdapter is a scan.Adapter made of function fields.
@@ -424,5 +425,35 @@ func TestCacheIsPerEngineVersion(t *testing.T) {
 		if r.Cached || r.EngineVersion != v {
 			t.Errorf("engine %s answered a report of engine %s (cached %v)", v, r.EngineVersion, r.Cached)
 		}
+	}
+}
+
+// TestAllowedRemembersAddresses: an address parsed once is not parsed
+// again (a hot token's checksum costs a Keccak-256 per request), and
+// what is remembered does not change an answer: an invalid address is
+// refused every time, the same address in another case keeps its own
+// answer, and a plan's refusal still applies.
+func TestAllowedRemembersAddresses(t *testing.T) {
+	e := newEngine(t, scan.EngineOptions{Adapters: []scan.Adapter{&fakeAdapter{kind: chains.EVM}}})
+	eth := []string{"ethereum"}
+	for range 2 {
+		a, err := e.Allowed(" "+pepeLower+" ", eth)
+		if err != nil || a.Canonical != pepe {
+			t.Fatalf("Allowed(lower case) = %+v, %v, want %s", a, err, pepe)
+		}
+		if _, err := e.Allowed("0x6982508145454ce325dDbE47a25d4ec3d2311933", eth); fault.CodeOf(err) != fault.InvalidChecksum {
+			t.Errorf("a bad checksum after its valid forms: %v, want invalid_checksum", err)
+		}
+		if _, err := e.Allowed(pepe, []string{"solana"}); fault.CodeOf(err) != fault.PlanForbidden {
+			t.Errorf("a remembered address outside the plan: %v, want plan_forbidden", err)
+		}
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := e.Allowed(pepe, eth); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Allowed of a remembered address allocates %v times, want 0 (parsed again)", allocs)
 	}
 }
