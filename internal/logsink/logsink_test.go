@@ -279,3 +279,107 @@ func TestFlushWaitsForEarlierLines(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// gatedWriter lets each Write through only when it is given a token.
+type gatedWriter struct {
+	entered chan struct{}
+	proceed chan struct{}
+	mu      sync.Mutex
+	text    strings.Builder
+}
+
+func newGatedWriter() *gatedWriter {
+	return &gatedWriter{entered: make(chan struct{}, 100), proceed: make(chan struct{}, 100)}
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	g.entered <- struct{}{}
+	<-g.proceed
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.text.Write(p)
+}
+
+func (g *gatedWriter) waitEntered(t *testing.T) {
+	t.Helper()
+	select {
+	case <-g.entered:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the underlying writer was never called")
+	}
+}
+
+// returnsSoon fails t unless f returns within a second.
+func returnsSoon(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		t.Fatalf("%s waits for the underlying writer", what)
+	}
+}
+
+func TestRoomIsMadeWhenABatchIsTaken(t *testing.T) {
+	out := newGatedWriter()
+	w := logsink.New(out, 16)
+	write(t, w, "in the write\n") // 13 bytes, taken at once
+	out.waitEntered(t)
+	write(t, w, "buffered 1\n") // 11 of 16 bytes
+	third := make(chan struct{})
+	go func() { defer close(third); write(t, w, "buffered 2\n") }() // waits for room
+	out.proceed <- struct{}{}                                       // the first write ends; the goroutine takes "buffered 1"
+	out.waitEntered(t)                                              // and is in its second write
+	select {
+	case <-third:
+	case <-time.After(time.Second):
+		t.Fatal("a Write that waited for room still waits while the batch that made room is written")
+	}
+	close(out.proceed)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.text.String(), "in the write\nbuffered 1\nbuffered 2\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestWriteNeverWaitsForTheUnderlyingWriterWhileThereIsRoom(t *testing.T) {
+	out := newGatedWriter()
+	w := logsink.New(out, 0)
+	out.proceed <- struct{}{}
+	write(t, w, "first\n")
+	if err := w.Flush(); err != nil { // idle again
+		t.Fatal(err)
+	}
+	out.waitEntered(t)
+	// After an idle spell, as at first, a line is handed over and
+	// Write returns while the underlying writer is stuck.
+	returnsSoon(t, "a line after an idle spell", func() { write(t, w, "second\n") })
+	out.waitEntered(t)
+	returnsSoon(t, "a line during a write", func() { write(t, w, "third\n") })
+	close(out.proceed)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.text.String(), "first\nsecond\nthird\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestTheFirstErrorIsTheOneReported(t *testing.T) {
+	out := newRecorder()
+	first, second := errors.New("first failure"), errors.New("second failure")
+	w := logsink.New(out, 0)
+	out.failWith(first)
+	write(t, w, "a\n")
+	_ = w.Flush()
+	out.failWith(second)
+	write(t, w, "b\n")
+	_ = w.Flush()
+	out.failWith(nil)
+	if err := w.Close(); !errors.Is(err, first) {
+		t.Errorf("Close = %v, want the first error", err)
+	}
+}
