@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/tokenrisk/tokenrisk/internal/fault"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
 )
@@ -255,14 +257,20 @@ func TestReplayDropsTornTail(t *testing.T) {
 	if err := os.Truncate(segs[0], info.Size()-7); err != nil {
 		t.Fatal(err)
 	}
+	torn, err := os.ReadFile(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, good, _ := readSegment(torn)
+	dropped := fmt.Sprintf("%d bytes", len(torn)-good)
 	var reported []error
 	again := openJournal(t, openDBFrom(t, db), jdir, Options{OnError: func(err error) { reported = append(reported, err) }})
 	defer again.Close()
 	if got := rows(t, db, "k1"); !slices.Equal(got, ids(es[:3])) {
 		t.Fatalf("rows %v after replaying a torn segment, want the 3 whole entries", got)
 	}
-	if len(reported) != 1 || !errors.Is(reported[0], errTorn) {
-		t.Fatalf("reported %v, want the torn tail", reported)
+	if len(reported) != 1 || !errors.Is(reported[0], errTorn) || !strings.Contains(reported[0].Error(), dropped) {
+		t.Fatalf("reported %v, want the torn tail's %s", reported, dropped)
 	}
 }
 
@@ -344,9 +352,19 @@ func TestDatabaseDown(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	sc, err := j.FindScan(ctx, "k1", es[1].Scan.ID)
-	if err != nil || sc.ID != es[1].Scan.ID {
-		t.Fatalf("FindScan while the database is down: %q %v", sc.ID, err)
+	for _, e := range es {
+		sc, err := j.FindScan(ctx, "k1", e.Scan.ID)
+		if err != nil || sc.ID != e.Scan.ID {
+			t.Fatalf("FindScan while the database is down: %q %v", sc.ID, err)
+		}
+	}
+	// The token's latest scan is the newest in the journal.
+	latest, err := j.LatestScan(ctx, es[0].Scan.Address)
+	if err != nil || latest.ID != es[2].Scan.ID {
+		t.Fatalf("LatestScan while the database is down: %q %v, want %s", latest.ID, err, es[2].Scan.ID)
+	}
+	if _, err := j.LatestScan(ctx, "0x00000000000000000000000000000000000000b2"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("LatestScan of a token never scanned while the database is down: %v", err)
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Fatalf("a read waited %v on a failing drain", d)
@@ -437,5 +455,96 @@ func TestUsageExactUnderDrain(t *testing.T) {
 		if got < before || got > after+1 {
 			t.Fatalf("usage %d while %d..%d were appended", got, before, after)
 		}
+	}
+}
+
+// Open with zero options takes the documented defaults.
+func TestDefaults(t *testing.T) {
+	dir := t.TempDir()
+	db := openDB(t, filepath.Join(dir, "h.db"))
+	j, err := Open(context.Background(), db, db, Options{Dir: filepath.Join(dir, "j")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	want := Options{Dir: filepath.Join(dir, "j"), SegmentSize: 64 << 20, MaxPending: 200_000, MaxBatch: 1024,
+		DrainInterval: 10 * time.Millisecond, SyncTimeout: 2 * time.Second, MinBackoff: 50 * time.Millisecond,
+		MaxBackoff: 5 * time.Second, CloseTimeout: 15 * time.Second}
+	got := j.opts
+	got.OnError, got.OnRecover = nil, nil
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("options %+v, want %+v", j.opts, want)
+	}
+	if j.Capacity() != 200_000 || j.GroupWait() != 0 {
+		t.Fatalf("capacity %d, group wait %v", j.Capacity(), j.GroupWait())
+	}
+}
+
+// A process killed between creating a segment and writing its header
+// leaves an empty file (or a few bytes): the next start drops it, with or
+// without an error hook, and goes on.
+func TestReplaySkipsHeaderlessSegment(t *testing.T) {
+	for _, hook := range []bool{true, false} {
+		dir := t.TempDir()
+		jdir := filepath.Join(dir, "j")
+		if err := os.MkdirAll(jdir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(jdir, segmentName(7)), []byte("TRJ"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var reported []error
+		opts := Options{}
+		if hook {
+			opts.OnError = func(err error) { reported = append(reported, err) }
+		}
+		j := openJournal(t, openDB(t, filepath.Join(dir, "h.db")), jdir, opts)
+		if err := j.RecordEntries(context.Background(), entries("k1", 0, 1)); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if hook && len(reported) != 1 {
+			t.Fatalf("reported %v, want the headerless segment", reported)
+		}
+		if left, _ := filepath.Glob(filepath.Join(jdir, "*.journal")); len(left) != 0 {
+			t.Fatalf("segments left: %v", left)
+		}
+	}
+}
+
+// An append the disk refuses is an error the caller answers 503 with; it
+// is not pending, not counted, and the journal goes on once the disk
+// takes writes again.
+func TestAppendRefusedByTheDisk(t *testing.T) {
+	dir := t.TempDir()
+	db := openDB(t, filepath.Join(dir, "h.db"))
+	j := openJournal(t, db, filepath.Join(dir, "j"), Options{DrainInterval: time.Hour})
+	defer j.Close()
+	good := j.file
+	ro, err := os.Open(good.Name()) // read-only: every write fails
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.mu.Lock()
+	j.file = ro
+	j.mu.Unlock()
+	err = j.RecordEntries(context.Background(), entries("k1", 0, 2))
+	if err == nil || fault.CodeOf(err) != fault.Unavailable {
+		t.Fatalf("append to a refusing disk: %v", err)
+	}
+	if j.Pending() != 0 || usage(t, j, "k1") != 0 {
+		t.Fatalf("a refused append is pending (%d) or counted (%d)", j.Pending(), usage(t, j, "k1"))
+	}
+	j.mu.Lock()
+	j.file = good
+	j.mu.Unlock()
+	ro.Close()
+	if err := j.RecordEntries(context.Background(), entries("k1", 2, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if got := usage(t, j, "k1"); got != 1 {
+		t.Fatalf("usage %d, want 1", got)
 	}
 }
