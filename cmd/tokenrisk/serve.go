@@ -244,25 +244,40 @@ func closeStore(st store.Store, wb *writeback.Store, log *slog.Logger) {
 	}
 }
 
+// historyBacklog is a /readyz entry for history waiting for the
+// database (the write-back queue, the journal): ok, degraded while the
+// database refuses it, down once full (scans are then refused).
+type historyBacklog interface {
+	Pending() int
+	Capacity() int
+	Degraded() bool
+}
+
+// backlogBackend reports q as a backend of kind; full and failing say
+// what each state means.
+func backlogBackend(q historyBacklog, kind, full, failing string) httpapi.Backend {
+	pending, capacity := q.Pending(), q.Capacity()
+	b := httpapi.Backend{Kind: kind, Status: httpapi.BackendOK, Pending: &pending, Capacity: &capacity}
+	switch {
+	case pending >= capacity:
+		b.Status, b.Detail = httpapi.BackendDown, full
+	case q.Degraded():
+		b.Status, b.Detail = httpapi.BackendDegraded, failing
+	}
+	return b
+}
+
 // journalChecks report the history journal in /readyz (when st is one):
 // degraded while the database refuses what it drains (scans still answer
-// and their rows wait in the journal), down once it is full (scans are
-// refused).
+// and their rows wait in the journal), down once it is full.
 func journalChecks(st store.Store) []httpapi.Check {
 	j, ok := st.(*journal.Store)
 	if !ok {
 		return nil
 	}
 	return []httpapi.Check{{Name: "history_journal", Probe: func(context.Context) httpapi.Backend {
-		pending, capacity := j.Pending(), j.Capacity()
-		b := httpapi.Backend{Kind: "journal", Status: httpapi.BackendOK, Pending: &pending, Capacity: &capacity}
-		switch {
-		case pending >= capacity:
-			b.Status, b.Detail = httpapi.BackendDown, "full: scans are refused until the database takes the journal's rows"
-		case j.Degraded():
-			b.Status, b.Detail = httpapi.BackendDegraded, "the database refuses the history; rows wait in the journal and are retried"
-		}
-		return b
+		return backlogBackend(j, "journal", "full: scans are refused until the database takes the journal's rows",
+			"the database refuses the history; rows wait in the journal and are retried")
 	}}}
 }
 
@@ -271,15 +286,8 @@ func journalChecks(st store.Store) []httpapi.Check {
 // answer and their history waits), down once it is full.
 func storeChecks(st *writeback.Store, kind string) []httpapi.Check {
 	queue := func() httpapi.Backend {
-		pending, capacity := st.Pending(), st.Capacity()
-		b := httpapi.Backend{Kind: "queue", Status: httpapi.BackendOK, Pending: &pending, Capacity: &capacity}
-		switch {
-		case pending >= capacity:
-			b.Status, b.Detail = httpapi.BackendDown, "full: scans are refused until the database takes the queued history"
-		case st.Degraded():
-			b.Status, b.Detail = httpapi.BackendDegraded, "retrying history writes the database refused"
-		}
-		return b
+		return backlogBackend(st, "queue", "full: scans are refused until the database takes the queued history",
+			"retrying history writes the database refused")
 	}
 	return []httpapi.Check{
 		{Name: "store", Probe: func(ctx context.Context) httpapi.Backend {

@@ -288,39 +288,37 @@ func (r *recorder) write(ctx context.Context, batch []*record) []error {
 	return errs
 }
 
+// writeAll writes a batch's rows and charges at once, through the
+// store's EntryRecorder (rows charged one each, idempotently) or its
+// ScanRecorder.
+func (r *recorder) writeAll(ctx context.Context, batch []*record) error {
+	if r.entries != nil {
+		entries := make([]store.Entry, len(batch))
+		for i, rec := range batch {
+			entries[i] = store.Entry{Scan: rec.scan, Day: rec.day}
+		}
+		return r.entries.RecordEntries(ctx, entries)
+	}
+	scans := make([]store.Scan, len(batch))
+	var charges []store.Charge
+	for i, rec := range batch {
+		scans[i] = rec.scan
+		charges = store.AddCharge(charges, rec.scan.KeyID, rec.day)
+	}
+	_, err := r.rec.RecordScans(ctx, scans, charges)
+	return err
+}
+
 // writeNow stores a batch and returns each record's error and whether its
 // scan row was saved (its charge may still have failed).
 func (r *recorder) writeNow(ctx context.Context, batch []*record) ([]error, []bool) {
 	errs := make([]error, len(batch))
 	saved := make([]bool, len(batch))
-	if r.entries != nil {
-		// One transaction (or one append): every row and charge, or none.
-		entries := make([]store.Entry, len(batch))
-		for i, rec := range batch {
-			entries[i] = store.Entry{Scan: rec.scan, Day: rec.day}
-		}
-		if err := r.entries.RecordEntries(ctx, entries); err != nil {
-			err = fmt.Errorf("record %d scans: %w", len(entries), err)
-			for i := range errs {
-				errs[i] = err
-			}
-			return errs, saved
-		}
-		for i := range saved {
-			saved[i] = true
-		}
-		return errs, saved
-	}
-	if r.rec != nil {
-		// One transaction: every row and charge, or none.
-		scans := make([]store.Scan, len(batch))
-		var charges []store.Charge
-		for i, rec := range batch {
-			scans[i] = rec.scan
-			charges = store.AddCharge(charges, rec.scan.KeyID, rec.day)
-		}
-		if _, err := r.rec.RecordScans(ctx, scans, charges); err != nil {
-			err = fmt.Errorf("record %d scans: %w", len(scans), err)
+	if r.entries != nil || r.rec != nil {
+		// One transaction (or one journal append): every row and charge,
+		// or none.
+		if err := r.writeAll(ctx, batch); err != nil {
+			err = fmt.Errorf("record %d scans: %w", len(batch), err)
 			for i := range errs {
 				errs[i] = err
 			}

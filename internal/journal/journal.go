@@ -389,7 +389,7 @@ func (j *Store) LatestScan(ctx context.Context, address string) (store.Scan, err
 	j.mu.Lock()
 	for _, p := range j.pending {
 		sc := p.entry.Scan
-		if sc.Address == address && (!found || newer(sc, stored)) {
+		if sc.Address == address && (!found || store.Newer(sc, stored)) {
 			stored, found = sc, true
 		}
 	}
@@ -398,14 +398,6 @@ func (j *Store) LatestScan(ctx context.Context, address string) (store.Scan, err
 		return stored, nil
 	}
 	return store.Scan{}, err
-}
-
-// newer reports whether a comes after b in history order.
-func newer(a, b store.Scan) bool {
-	if !a.ScannedAt.Equal(b.ScannedAt) {
-		return a.ScannedAt.After(b.ScannedAt)
-	}
-	return a.ID > b.ID
 }
 
 // pendingScan returns the newest scan still in the journal that match

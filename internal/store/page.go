@@ -138,3 +138,12 @@ type Entry struct {
 type EntryRecorder interface {
 	RecordEntries(ctx context.Context, entries []Entry) error
 }
+
+// Newer reports whether a comes after b in history order (newest first:
+// scanned later, then the greater ID).
+func Newer(a, b Scan) bool {
+	if !a.ScannedAt.Equal(b.ScannedAt) {
+		return a.ScannedAt.After(b.ScannedAt)
+	}
+	return a.ID > b.ID
+}

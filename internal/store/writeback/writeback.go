@@ -311,7 +311,7 @@ func (w *Store) LatestScan(ctx context.Context, address string) (store.Scan, err
 	found := err == nil
 	w.mu.Lock()
 	for _, e := range w.pending {
-		if !e.saved && e.scan.Address == address && (!found || newer(e.scan, stored)) {
+		if !e.saved && e.scan.Address == address && (!found || store.Newer(e.scan, stored)) {
 			stored, found = e.scan, true
 		}
 	}
@@ -320,14 +320,6 @@ func (w *Store) LatestScan(ctx context.Context, address string) (store.Scan, err
 		return stored, nil
 	}
 	return store.Scan{}, err
-}
-
-// newer reports whether a comes after b in history order.
-func newer(a, b store.Scan) bool {
-	if !a.ScannedAt.Equal(b.ScannedAt) {
-		return a.ScannedAt.After(b.ScannedAt)
-	}
-	return a.ID > b.ID
 }
 
 // AddUsage adds n to the key's counter for day in the wrapped store (a
