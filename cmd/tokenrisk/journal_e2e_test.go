@@ -65,7 +65,7 @@ func TestServeJournalsHistory(t *testing.T) {
 			if err := s.stop(); err != nil {
 				t.Fatal(err)
 			}
-			segments, _ := filepath.Glob(filepath.Join(db+".journal", "*"))
+			segments, _ := filepath.Glob(filepath.Join(db+".journal", "*.journal"))
 			if len(segments) != 0 {
 				t.Fatalf("segments left after a clean shutdown: %v", segments)
 			}

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/fault"
@@ -72,6 +73,7 @@ type Store struct {
 	store.Store
 	db   store.EntryRecorder
 	opts Options
+	lock *os.File // holds the directory's lock (lockDir) until Close
 
 	mu        sync.Mutex
 	closed    bool
@@ -155,7 +157,12 @@ func Open(ctx context.Context, reads store.Store, db store.EntryRecorder, opts O
 	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
+	lock, err := lockDir(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
 	j := &Store{
+		lock:      lock,
 		Store:     reads,
 		db:        db,
 		opts:      opts,
@@ -168,14 +175,34 @@ func Open(ctx context.Context, reads store.Store, db store.EntryRecorder, opts O
 	}
 	last, err := j.replay(ctx)
 	if err != nil {
+		lock.Close()
 		return nil, err
 	}
 	j.nextSeq = last + 1
 	if err := j.rotate(); err != nil {
+		lock.Close()
 		return nil, err
 	}
 	go j.run()
 	return j, nil
+}
+
+// lockDir takes an exclusive lock on dir (its LOCK file) for as long as
+// the returned file is open: a second process on the same database would
+// replay, and remove, the segments the first is appending to.
+func lockDir(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, "LOCK"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("journal: %s is in use by another process (one server per SQLite database)", dir)
+		}
+		return nil, fmt.Errorf("journal: lock %s: %w", dir, err)
+	}
+	return f, nil
 }
 
 // segmentName is a segment's file name: its sequence number, zero-padded
@@ -482,7 +509,7 @@ func (j *Store) Close() error {
 	} else if ferr == nil {
 		ferr = j.removeDrained(true)
 	}
-	return errors.Join(err, ferr, j.Store.Close())
+	return errors.Join(err, ferr, j.lock.Close(), j.Store.Close())
 }
 
 // run drains until stopped, then drains what is left for CloseTimeout.

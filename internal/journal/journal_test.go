@@ -211,6 +211,7 @@ func TestReplayAfterKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The kill: the journal is abandoned as it is (no Close).
+	kill(j)
 	again := openJournal(t, openDBFrom(t, db), jdir, Options{})
 	defer again.Close()
 	if got := rows(t, db, "k1"); !slices.Equal(got, ids(es)) {
@@ -226,6 +227,15 @@ func TestReplayAfterKill(t *testing.T) {
 	if len(left) != 1 {
 		t.Fatalf("segments after the replay: %v, want only the new one", left)
 	}
+}
+
+// kill abandons j as a killed process would: no drain, no Close; the
+// kernel releases a dead process's lock and files.
+func kill(j *Store) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.file.Close()
+	j.lock.Close()
 }
 
 // openDBFrom is a second handle on db's file (the next process's).
@@ -263,6 +273,7 @@ func TestReplayDropsTornTail(t *testing.T) {
 	}
 	_, good, _ := readSegment(torn)
 	dropped := fmt.Sprintf("%d bytes", len(torn)-good)
+	kill(j)
 	var reported []error
 	again := openJournal(t, openDBFrom(t, db), jdir, Options{OnError: func(err error) { reported = append(reported, err) }})
 	defer again.Close()
@@ -546,5 +557,25 @@ func TestAppendRefusedByTheDisk(t *testing.T) {
 	}
 	if got := usage(t, j, "k1"); got != 1 {
 		t.Fatalf("usage %d, want 1", got)
+	}
+}
+
+// One journal directory, one process: a second Open on it (a second
+// server on the same database) is refused while the first holds it, and
+// allowed once it is closed.
+func TestOneProcessPerJournal(t *testing.T) {
+	dir := t.TempDir()
+	jdir := filepath.Join(dir, "j")
+	first := openJournal(t, openDB(t, filepath.Join(dir, "h.db")), jdir, Options{})
+	db := openDB(t, filepath.Join(dir, "h.db"))
+	if _, err := Open(context.Background(), db, db, Options{Dir: jdir}); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Fatalf("a second journal on the same directory: %v", err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := openJournal(t, db, jdir, Options{})
+	if err := again.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
