@@ -28,6 +28,7 @@ func TestEntriesRoundTrip(t *testing.T) {
 	es := entries("k1", 0, 6)
 	es[3].Day = "" // a scan saved without a charge
 	es[4].Scan.Edits = nil
+	es[2].Scan.Edits = append(es[2].Scan.Edits, store.Edit{From: 30, To: 31, With: []byte("9")}) // two edits
 	got, good, cut := readSegment(segmentBytes(es))
 	if cut != nil || good != len(segmentBytes(es)) {
 		t.Fatalf("read %d bytes: %v", good, cut)

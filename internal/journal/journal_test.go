@@ -519,6 +519,19 @@ func TestReplaySkipsHeaderlessSegment(t *testing.T) {
 		if hook && len(reported) != 1 {
 			t.Fatalf("reported %v, want the headerless segment", reported)
 		}
+		// A segment holding its header alone (killed before any append)
+		// is no damage: nothing to report.
+		if err := os.WriteFile(filepath.Join(jdir, segmentName(100)), []byte(magic), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		reported = nil
+		j = openJournal(t, openDB(t, filepath.Join(dir, "h.db")), jdir, opts)
+		if err := j.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if len(reported) != 0 {
+			t.Fatalf("a header-only segment reported %v", reported)
+		}
 		if left, _ := filepath.Glob(filepath.Join(jdir, "*.journal")); len(left) != 0 {
 			t.Fatalf("segments left: %v", left)
 		}
