@@ -270,9 +270,16 @@ func TestClientSplitsRefusedBatches(t *testing.T) {
 		}
 	}
 	// 10 refused (limit 5) → 5 refused (limit 2) → the other 5 is split
-	// before it is sent → 2+2+1 twice: two refused, six answered.
-	if got := p.Requests(); got != 8 {
+	// before it is sent → 2+2+1 twice: two refused, six answered. (A
+	// batch the proxy could not forward, on a loaded machine, is retried:
+	// one more request, never one more refusal.)
+	if got := p.Faulted(); got != 2 {
+		t.Errorf("refused batches = %d, want 2 (a split batch was sent over the limit again)", got)
+	}
+	if got := p.Requests(); got < 8 {
 		t.Errorf("upstream requests = %d, want 8", got)
+	} else if got > 8 {
+		t.Logf("upstream requests = %d: %d retried", got, got-8)
 	}
 	if got := c.BatchLimit(); got != 2 {
 		t.Errorf("learned limit %d, want 2", got)
