@@ -331,6 +331,12 @@ func (j *Store) RecordEntries(ctx context.Context, entries []store.Entry) error 
 		j.seg.bases[d] = struct{}{}
 	}
 	for _, e := range entries {
+		if e.Scan.Base != nil {
+			// The answer's bytes are its base and edits: holding them
+			// too would keep ~7 KB per waiting row (GBs when the database
+			// is down long); a read of a pending scan rebuilds them.
+			e.Scan.Report = nil
+		}
 		j.pending = append(j.pending, pendingEntry{entry: e, seg: j.seg})
 		if e.Day != "" {
 			j.charges[usageKey{e.Scan.KeyID, e.Day}]++
@@ -398,7 +404,7 @@ func (j *Store) Sync(ctx context.Context) error {
 func (j *Store) FindScan(ctx context.Context, keyID, scanID string) (store.Scan, error) {
 	if err := j.Sync(ctx); err != nil {
 		if sc, ok := j.pendingScan(func(sc store.Scan) bool { return sc.ID == scanID && sc.KeyID == keyID }); ok {
-			return sc, nil
+			return answered(sc)
 		}
 	}
 	return j.Store.FindScan(ctx, keyID, scanID)
@@ -422,9 +428,23 @@ func (j *Store) LatestScan(ctx context.Context, address string) (store.Scan, err
 	}
 	j.mu.Unlock()
 	if found {
-		return stored, nil
+		return answered(stored)
 	}
 	return store.Scan{}, err
+}
+
+// answered returns sc with the bytes it was answered with: a pending scan
+// on a base holds its base and edits only.
+func answered(sc store.Scan) (store.Scan, error) {
+	if sc.Base == nil || sc.Report != nil {
+		return sc, nil
+	}
+	report, err := store.ApplyEdits(sc.Base.Body, sc.Edits)
+	if err != nil {
+		return store.Scan{}, fmt.Errorf("journal: scan %s: %w", sc.ID, err)
+	}
+	sc.Report = report
+	return sc, nil
 }
 
 // pendingScan returns the newest scan still in the journal that match

@@ -368,11 +368,18 @@ func TestDatabaseDown(t *testing.T) {
 		if err != nil || sc.ID != e.Scan.ID {
 			t.Fatalf("FindScan while the database is down: %q %v", sc.ID, err)
 		}
+		want := e.Scan.Report
+		if e.Scan.Base != nil {
+			want, _ = store.ApplyEdits(testBase.Body, e.Scan.Edits)
+		}
+		if !bytes.Equal(sc.Report, want) {
+			t.Fatalf("%s read from the journal: %s, want the bytes answered %s", sc.ID, sc.Report, want)
+		}
 	}
 	// The token's latest scan is the newest in the journal.
 	latest, err := j.LatestScan(ctx, es[0].Scan.Address)
-	if err != nil || latest.ID != es[2].Scan.ID {
-		t.Fatalf("LatestScan while the database is down: %q %v, want %s", latest.ID, err, es[2].Scan.ID)
+	if err != nil || latest.ID != es[2].Scan.ID || len(latest.Report) == 0 {
+		t.Fatalf("LatestScan while the database is down: %q %v (%d bytes), want %s", latest.ID, err, len(latest.Report), es[2].Scan.ID)
 	}
 	if _, err := j.LatestScan(ctx, "0x00000000000000000000000000000000000000b2"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("LatestScan of a token never scanned while the database is down: %v", err)
