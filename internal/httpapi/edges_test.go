@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/fault"
-	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 )
 
@@ -96,14 +95,8 @@ func TestScanWithoutItsRowFails(t *testing.T) {
 // never as a 5xx, and no error is logged.
 func TestClientHangUpIsNotAServerError(t *testing.T) {
 	h := newHarness(t, harnessOptions{maxConcurrent: 1})
-	release := make(chan struct{})
-	started := make(chan struct{}, 1)
-	h.setAssess(func(ctx context.Context, req scan.Request) (*scan.Assessment, error) {
-		started <- struct{}{}
-		<-release
-		return okAssessment(ctx, req)
-	})
-	defer close(release)
+	started, release := h.holdScans(1)
+	defer release()
 	free := h.key("free")
 	go h.scan(free, "0x0000000000000000000000000000000000000001")
 	<-started

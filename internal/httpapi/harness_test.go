@@ -191,6 +191,20 @@ func (h *harness) setAssess(f func(ctx context.Context, req scan.Request) (*scan
 	h.assess = f
 }
 
+// holdScans makes every scan that reaches the adapter signal started
+// (buffered for n) and wait there until release (safe to call twice).
+func (h *harness) holdScans(n int) (started <-chan struct{}, release func()) {
+	ch := make(chan struct{}, n)
+	held := make(chan struct{})
+	var once sync.Once
+	h.setAssess(func(ctx context.Context, req scan.Request) (*scan.Assessment, error) {
+		ch <- struct{}{}
+		<-held
+		return okAssessment(ctx, req)
+	})
+	return ch, func() { once.Do(func() { close(held) }) }
+}
+
 // key creates a key on plan through the same code path as `keys create`.
 func (h *harness) key(plan string) string {
 	h.t.Helper()

@@ -481,13 +481,7 @@ func TestRequestID(t *testing.T) {
 
 func TestOverloaded(t *testing.T) {
 	h := newHarness(t, harnessOptions{maxConcurrent: 1, queueLimit: 1})
-	release := make(chan struct{})
-	started := make(chan struct{}, 10)
-	h.setAssess(func(ctx context.Context, req scan.Request) (*scan.Assessment, error) {
-		started <- struct{}{}
-		<-release
-		return okAssessment(ctx, req)
-	})
+	started, release := h.holdScans(10)
 	free := h.key("free")
 	done := make(chan response, 2)
 	// Distinct addresses, so that in-flight dedupe does not merge them.
@@ -502,7 +496,7 @@ func TestOverloaded(t *testing.T) {
 	if res.StatusCode != 503 || res.problem(t).Code != string(fault.Overloaded) || res.Header.Get("Retry-After") == "" {
 		t.Fatalf("third scan: %d %s, want 503 overloaded with Retry-After", res.StatusCode, res.body)
 	}
-	close(release)
+	release()
 	for range 2 {
 		if r := <-done; r.StatusCode != 200 {
 			t.Errorf("queued scan: %d %s", r.StatusCode, r.body)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/httpapi"
-	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 )
 
@@ -22,26 +21,9 @@ import (
 func TestGracefulShutdownFinishesScans(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	key := h.key("premium")
-	release := make(chan struct{})
-	started := make(chan struct{}, 3)
-	h.setAssess(func(ctx context.Context, req scan.Request) (*scan.Assessment, error) {
-		started <- struct{}{}
-		<-release
-		return okAssessment(ctx, req)
-	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() {
-		served <- httpapi.Serve(ctx, ln, h.handler, httpapi.ServeOptions{
-			ReadHeaderTimeout: time.Second, ReadTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second,
-			IdleTimeout: time.Second, ShutdownTimeout: 10 * time.Second,
-		})
-	}()
-	url := "http://" + ln.Addr().String()
+	started, release := h.holdScans(3)
+	addr, stop, served := startServe(t, h)
+	url := "http://" + addr
 	type answer struct {
 		status int
 		body   string
@@ -70,7 +52,7 @@ func TestGracefulShutdownFinishesScans(t *testing.T) {
 	stop() // shutdown begins with three scans in flight
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", ln.Addr().String(), 100*time.Millisecond)
+		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
 		if err != nil {
 			break
 		}
@@ -80,7 +62,7 @@ func TestGracefulShutdownFinishesScans(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	close(release)
+	release()
 	for range 3 {
 		a := <-answers
 		if a.err != nil || a.status != 200 {
@@ -104,25 +86,33 @@ func TestGracefulShutdownFinishesScans(t *testing.T) {
 // returns its address; it stops at cleanup.
 func serveHarness(t *testing.T, h *harness) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() {
-		served <- httpapi.Serve(ctx, ln, h.handler, httpapi.ServeOptions{
-			ReadHeaderTimeout: time.Second, ReadTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second,
-			IdleTimeout: 5 * time.Second, ShutdownTimeout: 5 * time.Second,
-		})
-	}()
+	addr, stop, served := startServe(t, h)
 	t.Cleanup(func() {
 		stop()
 		if err := <-served; err != nil {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return ln.Addr().String()
+	return addr
+}
+
+// startServe serves h's API through Serve on a loopback listener: stop
+// begins the graceful shutdown, served then gives Serve's error.
+func startServe(t *testing.T, h *harness) (addr string, stop func(), served <-chan error) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- httpapi.Serve(ctx, ln, h.handler, httpapi.ServeOptions{
+			ReadHeaderTimeout: time.Second, ReadTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second,
+			IdleTimeout: 5 * time.Second, ShutdownTimeout: 10 * time.Second,
+		})
+	}()
+	return ln.Addr().String(), cancel, done
 }
 
 // TestServedAnswersOnOneConnection: over one keep-alive connection to
@@ -182,14 +172,8 @@ func TestServedAnswersOnOneConnection(t *testing.T) {
 // while its scan waits is logged as 499, not as a server error.
 func TestServedHangUpIsClientClosed(t *testing.T) {
 	h := newHarness(t, harnessOptions{maxConcurrent: 1})
-	release := make(chan struct{})
-	started := make(chan struct{}, 1)
-	h.setAssess(func(ctx context.Context, req scan.Request) (*scan.Assessment, error) {
-		started <- struct{}{}
-		<-release
-		return okAssessment(ctx, req)
-	})
-	defer close(release)
+	started, release := h.holdScans(1)
+	defer release()
 	free := h.key("free")
 	addr := serveHarness(t, h)
 	go h.scan(free, "0x0000000000000000000000000000000000000001")
