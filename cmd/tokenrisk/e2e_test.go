@@ -494,6 +494,13 @@ func TestDevnetCommandServesAnotherServer(t *testing.T) {
 // Report schema.
 func validateReport(t *testing.T, body []byte) {
 	t.Helper()
+	validateSchema(t, "Report", body)
+}
+
+// validateSchema checks a real answer's body against the OpenAPI
+// document's schema name.
+func validateSchema(t *testing.T, name string, body []byte) {
+	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(httpapi.OpenAPI()))
 	if err != nil {
 		t.Fatal(err)
@@ -504,7 +511,7 @@ func validateReport(t *testing.T, body []byte) {
 	if err := c.AddResource(url, doc); err != nil {
 		t.Fatal(err)
 	}
-	sch, err := c.Compile(url + "#/components/schemas/Report")
+	sch, err := c.Compile(url + "#/components/schemas/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -513,6 +520,6 @@ func validateReport(t *testing.T, body []byte) {
 		t.Fatal(err)
 	}
 	if err := sch.Validate(inst); err != nil {
-		t.Errorf("report does not match the OpenAPI Report schema: %v\n%s", err, body)
+		t.Errorf("the answer does not match the OpenAPI %s schema: %v\n%s", name, err, body)
 	}
 }

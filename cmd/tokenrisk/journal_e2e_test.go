@@ -54,6 +54,7 @@ func TestServeJournalsHistory(t *testing.T) {
 			if !strings.Contains(string(usage.body), `"scans_today":5`) {
 				t.Fatalf("usage after 5 scans: %s", usage.body)
 			}
+			validateSchema(t, "Readiness", s.do(t, "GET", "/readyz", "", "").body)
 			code, rd := s.readiness(t)
 			b, ok := rd.Backends["history_journal"]
 			if mode == "journal" && (code != 200 || !ok || b.Kind != "journal" || b.Status != "ok") {
