@@ -1,0 +1,195 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+)
+
+// solanaQuoteUSD is the USD price of one whole quote token, nil if unknown.
+func solanaQuoteUSD(f *SolanaFacts, p SolanaPool) *float64 {
+	switch {
+	case p.QuoteUSDStable:
+		one := 1.0
+		return &one
+	case p.QuoteWrapped:
+		return f.Liquidity.SOLPriceUSD
+	}
+	return nil
+}
+
+func solanaUnits(raw uint64, decimals uint8) float64 {
+	return float64(raw) / math.Pow10(int(decimals))
+}
+
+// AnalyseSolanaLiquidity values pools and the bonding curve.
+func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []string) {
+	warnings := append([]string(nil), f.Warnings.Liquidity...)
+	lf := f.Liquidity
+	ev := SolanaLiquidityEvidence{
+		DEXesSearched:   append([]string{}, lf.Searched...),
+		DEXesUnsearched: append([]string{}, lf.Unsearched...),
+		Pools:           make([]SolanaPool, 0, len(lf.Pools)),
+		SOLPriceUSD:     lf.SOLPriceUSD,
+		SOLPriceSource:  lf.SOLPriceSource,
+		PoolsFrom:       "program_accounts",
+	}
+	switch {
+	case f.Trusted != "":
+		ev.PoolsFrom = "none"
+	case lf.FromIndex:
+		ev.PoolsFrom = "pool_index"
+	}
+	var flags []risk.Flag
+	status := scan.Complete
+	var total float64
+	valued := false
+	unvalued := 0
+	main := -1
+	for _, p := range lf.Pools {
+		if p.TokenReserve != nil && p.QuoteReserve != nil && p.QuoteDecimals != nil {
+			tok := solanaUnits(*p.TokenReserve, f.Mint.Decimals)
+			quo := solanaUnits(*p.QuoteReserve, *p.QuoteDecimals)
+			if p.PriceInQuote == nil && tok > 0 {
+				price := quo / tok
+				p.PriceInQuote = &price
+			}
+			if usd := solanaQuoteUSD(f, p); usd != nil && p.PriceInQuote != nil {
+				v := quo**usd + tok**p.PriceInQuote**usd
+				p.LiquidityUSD = &v
+			}
+		}
+		if p.LiquidityUSD != nil {
+			total += *p.LiquidityUSD
+			valued = true
+		} else {
+			unvalued++
+		}
+		ev.Pools = append(ev.Pools, p)
+	}
+	sort.SliceStable(ev.Pools, func(i, j int) bool {
+		a, b := ev.Pools[i].LiquidityUSD, ev.Pools[j].LiquidityUSD
+		return a != nil && (b == nil || *a > *b)
+	})
+	if len(ev.Pools) > 0 {
+		main = 0
+		addr := ev.Pools[0].Address
+		ev.MainPool = &addr
+		ev.LPBurnedPct = ev.Pools[0].LPBurnedPct
+		ev.LPLockedPct = ev.Pools[0].LPLockedPct
+	}
+	if unvalued > 0 {
+		warnings = append(warnings, fmt.Sprintf("liquidity: %d pool(s) have no USD value (reserves unknown or quote token without an on-chain USD price)", unvalued))
+	}
+
+	activeCurve := false
+	if bc := lf.BondingCurve; bc != nil {
+		be := &SolanaBondingCurveEvidence{SolanaBondingCurve: *bc}
+		if bc.VirtualTokenReserves > 0 {
+			price := solanaUnits(bc.VirtualSOLReserves, 9) / solanaUnits(bc.VirtualTokenReserves, f.Mint.Decimals)
+			be.PriceInSOL = &price
+		}
+		if lf.SOLPriceUSD != nil {
+			v := solanaUnits(bc.RealSOLReserves, 9) * *lf.SOLPriceUSD
+			be.LiquidityUSD = &v
+			if !bc.Complete {
+				total += v
+				valued = true
+			}
+		} else if !bc.Complete {
+			warnings = append(warnings, "liquidity: SOL price unknown; the bonding curve's liquidity has no USD value")
+		}
+		ev.BondingCurve = be
+		if !bc.Complete {
+			activeCurve = true
+			flags = append(flags, risk.NewFlag(risk.BondingCurve, "Trading on the pump.fun bonding curve", fmt.Sprintf("The curve holds %.4f SOL of real reserves; the token has not migrated to an AMM yet.", solanaUnits(bc.RealSOLReserves, 9))))
+		}
+	} else if !lf.BondingCurveKnown && f.Trusted == "" {
+		warnings = append(warnings, "liquidity: pump.fun bonding curve state unknown")
+	}
+	if valued {
+		ev.TotalLiquidityUSD = &total
+	}
+
+	if f.Trusted != "" {
+		return scan.Section{Status: scan.Partial, Flags: flags, Evidence: ev}, warnings
+	}
+	switch {
+	case len(lf.Searched) == 0 && lf.BondingCurve == nil:
+		status = scan.Unavailable
+	case len(lf.Pools) == 0 && !activeCurve && lf.SearchComplete:
+		detail := fmt.Sprintf("No pool of the mint on %v and no active bonding curve.", lf.Searched)
+		if lf.BondingCurve != nil {
+			detail += " The pump.fun curve is complete: the token migrated, possibly to a DEX that is not configured."
+		}
+		flags = append(flags, risk.NewFlag(risk.NoLiquidity, "No liquidity pool found", detail))
+	case valued && unvalued == 0 && total < risk.LowLiquidityUSD:
+		flags = append(flags, risk.NewFlag(risk.LowLiquidity, fmt.Sprintf("Low liquidity: $%.0f", total), fmt.Sprintf("All pools together hold about $%.0f, valued from on-chain prices.", total)).WithValue(solanaRound2(total)))
+	}
+	lpUnknown := false
+	if main >= 0 {
+		mp := ev.Pools[main]
+		switch {
+		case mp.LPMint == "" && mp.LPLockedPct == nil:
+			warnings = append(warnings, "liquidity: the main pool ("+mp.DEX+") has positions (NFTs or position accounts), not an LP mint; who holds them and whether they are locked is not established")
+		case mp.LPBurnedPct == nil && mp.LPLockedPct == nil:
+			// The LP mint could not be read; buildPools warned.
+		case solanaLPSafePct(mp) >= risk.LPLockedEnoughPct:
+			// Burned or locked: nothing to report.
+		case mp.LPUnlockedPct != nil && *mp.LPUnlockedPct > 100-risk.LPLockedEnoughPct:
+			// Wallets hold more than the 10% the threshold allows:
+			// established, whatever the unresolved part turns out to be.
+			safe := solanaLPSafePct(mp)
+			flags = append(flags, risk.NewFlag(risk.LPNotLocked, fmt.Sprintf("%.1f%% of the main pool's LP is held by wallets", *mp.LPUnlockedPct),
+				fmt.Sprintf("Wallets hold %.1f%% of the LP of %s and can withdraw that liquidity; %.1f%% is burned or locked.", *mp.LPUnlockedPct, mp.Address, safe)).WithValue(solanaRound2(safe)))
+		default:
+			warnings = append(warnings, solanaLPUnknownWarning(mp))
+			lpUnknown = true
+		}
+		if mp.OpenTime != nil {
+			age := now.Sub(time.Unix(*mp.OpenTime, 0)).Hours()
+			if age >= 0 && age < risk.NewPoolHours {
+				flags = append(flags, risk.NewFlag(risk.NewPool, fmt.Sprintf("Main pool opened %.0f hours ago", age), "The main pool "+mp.Address+" is less than 72 hours old.").WithValue(solanaRound2(age)))
+			}
+		}
+	}
+	if status == scan.Complete && (!lf.SearchComplete || len(f.Warnings.Liquidity) > 0 || unvalued > 0 || lpUnknown) {
+		status = scan.Partial
+	}
+	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
+}
+
+func solanaRound2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// solanaLPSafePct is the share of a pool's LP that cannot withdraw
+// liquidity: burned plus held by known lockers.
+func solanaLPSafePct(p SolanaPool) float64 {
+	var safe float64
+	if p.LPBurnedPct != nil {
+		safe += *p.LPBurnedPct
+	}
+	if p.LPLockedPct != nil {
+		safe += *p.LPLockedPct
+	}
+	return safe
+}
+
+// solanaLPUnknownWarning says why a pool's LP lock state is not
+// established.
+func solanaLPUnknownWarning(p SolanaPool) string {
+	if p.LPUnknownPct == nil {
+		return fmt.Sprintf("liquidity: main pool %s: %.1f%% of its LP is burned; who holds the rest was not established (LP holders not listed), so lock state unknown", p.Address, solanaLPSafePct(p))
+	}
+	return fmt.Sprintf("liquidity: main pool %s: %.1f%% of its LP is burned or locked, %.1f%% held by wallets, %.1f%% held by accounts not known as lockers or not listed by the node; lock state unknown", p.Address, solanaLPSafePct(p), solanaPctOr0(p.LPUnlockedPct), *p.LPUnknownPct)
+}
+
+func solanaPctOr0(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
