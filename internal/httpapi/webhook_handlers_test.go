@@ -45,6 +45,18 @@ func TestWebhookURLRefused(t *testing.T) {
 		"https://[::ffff:192.168.0.1]/":            "IPv4-mapped",
 		"https://localhost/":                       "loopback",
 		"https://93.184.216.34:6379/":              "port 6379",
+		// issue 22: translation forms and ranges the guard let through
+		"https://[64:ff9b:1::a9fe:a9fe]/":                 "local-use NAT64 form of a cloud metadata address",
+		"https://[::127.0.0.1]/":                          "IPv4-compatible form of a loopback",
+		"https://[::ffff:0:7f00:1]/":                      "SIIT IPv4-translated form of a loopback",
+		"https://[fec0::1]/":                              "site-local",
+		"https://[2001:0:4136:e378:8000:63bf:a247:27dd]/": "Teredo address (carrying 93.184.216.34)",
+		"https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/": "Teredo form of a loopback address (127.0.0.1)",
+		"https://[2002:c0a8:101::1]/":                     "6to4 form of a private address (192.168.1.1)",
+		"https://192.0.2.10/":                             "TEST-NET-1",
+		"https://198.51.100.7/":                           "TEST-NET-2",
+		"https://203.0.113.200/":                          "TEST-NET-3",
+		"https://192.88.99.1/":                            "6to4 relay",
 	} {
 		body, _ := json.Marshal(map[string]string{"url": url})
 		res := h.request("POST", "/api/v1/webhooks", key, string(body))

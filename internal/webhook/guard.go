@@ -23,9 +23,11 @@ type Resolver interface {
 var defaultPorts = []int{443, 80, 8443}
 
 // Guard keeps deliveries off our own network (SSRF): https only, the
-// usual ports, and no loopback, private, link-local, multicast,
-// unspecified or metadata address, checked when registering and again
-// for every address actually connected to (against DNS rebinding).
+// usual ports, and no address of a special-purpose range the IANA
+// registries do not list as globally reachable, nor an IPv6 form carrying
+// one (NAT64, 6to4, Teredo, SIIT, IPv4-mapped or -compatible), checked
+// when registering and again for every address actually connected to
+// (against DNS rebinding).
 type Guard struct {
 	// AllowHTTP accepts http:// endpoints.
 	AllowHTTP bool
@@ -137,20 +139,6 @@ func (g Guard) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
 	return ips, nil
 }
 
-// Special-purpose ranges refused besides what netip classifies.
-var refusedPrefixes = []struct {
-	prefix netip.Prefix
-	reason string
-}{
-	{netip.MustParsePrefix("0.0.0.0/8"), "a 'this network' address"},
-	{netip.MustParsePrefix("100.64.0.0/10"), "a carrier-grade NAT (shared) address"},
-	{netip.MustParsePrefix("192.0.0.0/24"), "an IETF protocol address"},
-	{netip.MustParsePrefix("198.18.0.0/15"), "a benchmarking address"},
-	{netip.MustParsePrefix("240.0.0.0/4"), "a reserved address"},
-	{netip.MustParsePrefix("100::/64"), "a discard-only address"},
-	{netip.MustParsePrefix("2001:db8::/32"), "a documentation address"},
-}
-
 // Metadata services of cloud providers, named in refusals.
 var metadataAddrs = []netip.Addr{
 	netip.MustParseAddr("169.254.169.254"),
@@ -166,48 +154,39 @@ func (g Guard) forbidden(ip netip.Addr) string {
 	return forbiddenAddr(ip)
 }
 
+// forbiddenAddr refuses every address of a special-purpose range the
+// IANA registries do not list as globally reachable, every IPv6 address
+// outside global unicast, and every IPv6 form that carries a refused
+// IPv4 address (a translator, relay or tunnel would reach it).
 func forbiddenAddr(ip netip.Addr) string {
 	ip = ip.WithZone("")
-	if ip.Is4In6() {
-		if r := forbiddenAddr(ip.Unmap()); r != "" {
-			return "the IPv4-mapped form of " + r
-		}
-		return ""
-	}
-	// NAT64 and 6to4 carry an IPv4 address that would be reached.
-	if nat64 := netip.MustParsePrefix("64:ff9b::/96"); nat64.Contains(ip) {
-		b := ip.As16()
-		if r := forbiddenAddr(netip.AddrFrom4([4]byte(b[12:16]))); r != "" {
-			return "a NAT64 form of " + r
-		}
-	}
-	if sixto4 := netip.MustParsePrefix("2002::/16"); sixto4.Contains(ip) {
-		b := ip.As16()
-		if r := forbiddenAddr(netip.AddrFrom4([4]byte(b[2:6]))); r != "" {
-			return "a 6to4 form of " + r
-		}
-	}
 	if slices.Contains(metadataAddrs, ip) {
 		return "a cloud metadata address"
 	}
-	switch {
-	case ip.IsLoopback():
-		return "a loopback address"
-	case ip.IsUnspecified():
-		return "an unspecified address"
-	case ip.IsPrivate():
-		return "a private address"
-	case ip.IsLinkLocalUnicast():
-		return "a link-local address"
-	case ip.IsMulticast(), ip.IsLinkLocalMulticast(), ip.IsInterfaceLocalMulticast():
-		return "a multicast address"
-	case ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
-		return "the broadcast address"
-	}
-	for _, p := range refusedPrefixes {
-		if p.prefix.Contains(ip) {
-			return p.reason
+	if ip.Is4() {
+		if s, ok := lookupSpecial(ipv4Special, ip); ok && !s.global {
+			return s.name
 		}
+		return ""
+	}
+	if s, ok := lookupSpecial(ipv6Special, ip); ok && s.prefix.Bits() == 128 && !s.global {
+		return s.name // ::1 and :: before the IPv4-compatible form that holds them
+	}
+	if e, v4, ok := embedded(ip); ok {
+		inner := forbiddenAddr(v4)
+		switch {
+		case inner != "":
+			return fmt.Sprintf("the %s form of %s (%s)", e.form, inner, v4)
+		case !e.judged:
+			return fmt.Sprintf("a %s address (carrying %s), which reaches whatever network translates it", e.form, v4)
+		}
+		return ""
+	}
+	if s, ok := lookupSpecial(ipv6Special, ip); ok && !s.global {
+		return s.name
+	}
+	if !globalUnicast.Contains(ip) {
+		return "a reserved address (outside IPv6 global unicast 2000::/3)"
 	}
 	return ""
 }
