@@ -135,13 +135,7 @@ func AssessSolana(f *SolanaFacts, chain string, now time.Time) *scan.Assessment 
 	deployer, w := AnalyseSolanaDeployer(f)
 	warnings = append(warnings, w...)
 
-	// The insider check stands on the holder list: when that is
-	// unchecked, holders already says what is missing; a supply of zero
-	// has no holders to check.
-	unchecked := f.Unchecked
-	if ev, ok := holders.Evidence.(SolanaHolderEvidence); ok && f.Trusted == "" && f.Mint.Supply > 0 && !slices.Contains(unchecked, risk.CheckHolders) && (ev.Insiders == nil || !ev.Insiders.Conclusive) {
-		unchecked = append(slices.Clone(unchecked), risk.CheckInsiders)
-	}
+	unchecked := append(slices.Clone(f.Unchecked), solanaUnestablished(f, liquidity, holders)...)
 	a := &scan.Assessment{
 		Chain:     chain,
 		Contract:  contract,
@@ -178,4 +172,37 @@ func solanaTransferFeeBps(p SolanaTransferFeeParams) uint16 {
 		return p.Current.BasisPoints
 	}
 	return max(p.Older.BasisPoints, p.Newer.BasisPoints)
+}
+
+// solanaUnestablished names the checks that ran but did not establish
+// their fact: unknown is unchecked, never no risk, and the level floor
+// applies as for a node error. Each has its warning from its analysis.
+//   - pools: who can withdraw the main pool's liquidity is not
+//     established (positions or LP holders not resolved, LP mint not
+//     read);
+//   - holders: the holder list has holes (the top-10 share is not a
+//     share);
+//   - insiders: no verdict, or a verdict over holders that are not the
+//     real top holders (the check stands on the holder list; a supply
+//     of zero has no holders to check);
+//   - deployer: no creator evidence, or the creator's share taken from a
+//     holder list with holes or none.
+func solanaUnestablished(f *SolanaFacts, liquidity, holders scan.Section) []string {
+	if f.Trusted != "" {
+		return nil
+	}
+	var out []string
+	if ev, ok := liquidity.Evidence.(SolanaLiquidityEvidence); ok && len(ev.Pools) > 0 && solanaLPLockUnknown(f.mainPool(ev.Pools[0].Address)) {
+		out = append(out, risk.CheckPools)
+	}
+	if f.Holders != nil && f.Holders.Inconsistent {
+		out = append(out, risk.CheckHolders)
+	}
+	if ev, ok := holders.Evidence.(SolanaHolderEvidence); ok && f.Mint.Supply > 0 && (ev.Insiders == nil || !ev.Insiders.Conclusive) {
+		out = append(out, risk.CheckInsiders)
+	}
+	if f.Creator == nil || f.Holders == nil || f.Holders.Inconsistent {
+		out = append(out, risk.CheckDeployer)
+	}
+	return out
 }

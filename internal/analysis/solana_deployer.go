@@ -14,6 +14,9 @@ func AnalyseSolanaDeployer(f *SolanaFacts) (scan.Section, []string) {
 	ev := SolanaDeployerEvidence{OtherTokens: nil}
 	cr := f.Creator
 	if cr == nil {
+		if f.Trusted == "" {
+			warnings = append(warnings, "deployer: creator not established (unchecked)")
+		}
 		return scan.Section{Status: scan.Unavailable, Evidence: ev}, warnings
 	}
 	status := scan.Complete
@@ -55,6 +58,11 @@ func AnalyseSolanaDeployer(f *SolanaFacts) (scan.Section, []string) {
 			if s > risk.LargeSharePct {
 				flags = append(flags, risk.NewFlag(risk.CreatorHoldsLargeShare, fmt.Sprintf("Creator holds %.1f%%", s), addr+" holds more than 5% of the supply.").WithValue(s))
 			}
+		case f.Holders.Inconsistent:
+			// The smallest account listed bounds nothing when the list
+			// has holes.
+			status = scan.Partial
+			warnings = append(warnings, "deployer: creator share not established (unchecked): the creator is not among the token accounts listed, and the list has holes")
 		case len(f.Holders.Accounts) > 0:
 			smallest := f.Holders.Accounts[len(f.Holders.Accounts)-1].Amount
 			m := solanaRound2(100 * float64(smallest) / float64(f.Mint.Supply))

@@ -56,6 +56,17 @@ func (f *SolanaFacts) Uncheck(check string) {
 	}
 }
 
+// mainPool returns the pool at address with its shares unrounded (the
+// liquidity evidence rounds them for the report).
+func (f *SolanaFacts) mainPool(address string) SolanaPool {
+	for _, p := range f.Liquidity.Pools {
+		if p.Address == address {
+			return p
+		}
+	}
+	return SolanaPool{}
+}
+
 // SolanaWarnings are collection problems per analysis.
 type SolanaWarnings struct {
 	Contract  []string

@@ -139,7 +139,7 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 	case f.Holders.Inconsistent:
 		// A whale listed is a whale; a top-10 share from a list with
 		// holes is not a share.
-		warnings = append(warnings, "holders: top-10 share not established (the node's token index misses accounts)")
+		warnings = append(warnings, "holders: top-10 share not established (unchecked): the node's token index misses accounts")
 	case share > risk.Top10Pct:
 		ev.Top10SharePct = &share
 		flags = append(flags, risk.NewFlag(risk.Top10Concentrated, fmt.Sprintf("Top 10 holders own %.1f%%", share), "Pools, burns and lockers excluded.").WithValue(share))
@@ -152,7 +152,15 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 	if f.Trusted != "" {
 		warnings = append(warnings, "insiders: not checked for a trusted token")
 	} else {
-		flags, warnings = insiderFindings(solanaInsiders(f), &ev.Insiders, flags, warnings)
+		r := solanaInsiders(f)
+		flags, warnings = insiderFindings(r, &ev.Insiders, flags, warnings)
+		if r != nil && r.Conclusive && !r.Above() && !solanaInsiderPoolEstablished(f) {
+			// A clean verdict over a list with holes, or past holders
+			// whose owner is unknown, is a verdict over the wrong
+			// holders (insiders found above the threshold stay found).
+			r.Conclusive = false
+			warnings = append(warnings, fmt.Sprintf("insiders: verdict not established (unchecked): %d holder(s) examined, but the holder list has holes or top holders whose owner is unknown", r.Examined))
+		}
 	}
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
 }
@@ -215,4 +223,33 @@ func solanaInsiders(f *SolanaFacts) *insider.Result {
 	r := insider.Assess(facts)
 	r.Cost = in.Cost
 	return r
+}
+
+// solanaInsiderPoolEstablished reports whether the holders the insider
+// check examines are the real top holders: the list has no holes and no
+// holder ranked among them has an unresolved owner.
+func solanaInsiderPoolEstablished(f *SolanaFacts) bool {
+	if f.Holders == nil || f.Holders.Inconsistent {
+		return false
+	}
+	owners := map[string]bool{}
+	for _, a := range f.Holders.Accounts {
+		if a.Owner != nil {
+			owners[*a.Owner] = true
+		}
+	}
+	examined := 0
+	for _, h := range solanaHolders(f) {
+		if examined == SolanaInsiderHolders {
+			break
+		}
+		switch {
+		case h.Amount == 0 || h.Label != "":
+		case !owners[h.Address]:
+			return false
+		default:
+			examined++
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/risk"
@@ -133,22 +134,20 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 	lpUnknown := false
 	if main >= 0 {
 		mp := ev.Pools[main]
+		lpUnknown = solanaLPLockUnknown(mp)
 		switch {
 		case mp.LPMint == "" && mp.LPLockedPct == nil:
-			warnings = append(warnings, "liquidity: the main pool ("+mp.DEX+") has positions (NFTs or position accounts), not an LP mint; who holds them and whether they are locked is not established")
+			warnings = append(warnings, "liquidity: the main pool ("+mp.DEX+") has positions (NFTs or position accounts), not an LP mint; who holds them and whether they are locked is not established (pools unchecked)")
 		case mp.LPBurnedPct == nil && mp.LPLockedPct == nil:
-			// The LP mint could not be read; buildPools warned.
-		case solanaLPSafePct(mp) >= risk.LPLockedEnoughPct:
-			// Burned or locked: nothing to report.
-		case mp.LPUnlockedPct != nil && *mp.LPUnlockedPct > 100-risk.LPLockedEnoughPct:
+			warnings = append(warnings, "liquidity: the main pool's LP mint could not be read; its lock state is not established (pools unchecked)")
+		case !lpUnknown && solanaLPSafePct(mp) < risk.LPLockedEnoughPct:
 			// Wallets hold more than the 10% the threshold allows:
 			// established, whatever the unresolved part turns out to be.
 			safe := solanaLPSafePct(mp)
 			flags = append(flags, risk.NewFlag(risk.LPNotLocked, fmt.Sprintf("%.1f%% of the main pool's LP is held by wallets", *mp.LPUnlockedPct),
 				fmt.Sprintf("Wallets hold %.1f%% of the LP of %s and can withdraw that liquidity; %.1f%% is burned or locked.", *mp.LPUnlockedPct, mp.Address, safe)).WithValue(solanaRound2(safe)))
-		default:
+		case lpUnknown:
 			warnings = append(warnings, solanaLPUnknownWarning(mp))
-			lpUnknown = true
 		}
 		if mp.OpenTime != nil {
 			age := now.Sub(time.Unix(*mp.OpenTime, 0)).Hours()
@@ -160,7 +159,45 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 	if status == scan.Complete && (!lf.SearchComplete || len(f.Warnings.Liquidity) > 0 || unvalued > 0 || lpUnknown) {
 		status = scan.Partial
 	}
+	for i := range ev.Pools {
+		solanaRoundLP(&ev.Pools[i])
+	}
+	if main >= 0 {
+		ev.LPBurnedPct, ev.LPLockedPct = ev.Pools[0].LPBurnedPct, ev.Pools[0].LPLockedPct
+	}
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
+}
+
+// solanaLPLockUnknown reports whether who can withdraw a pool's liquidity
+// is not established: neither 90% burned or locked nor more than 10%
+// held by wallets (positions not resolved, the LP mint not read, or too
+// much held by accounts not known).
+func solanaLPLockUnknown(p SolanaPool) bool {
+	switch {
+	case p.LPBurnedPct == nil && p.LPLockedPct == nil:
+		return true
+	case solanaLPSafePct(p) >= risk.LPLockedEnoughPct:
+		return false
+	case p.LPUnlockedPct != nil && *p.LPUnlockedPct > 100-risk.LPLockedEnoughPct:
+		return false
+	}
+	return true
+}
+
+// solanaRoundLP rounds a pool's LP shares to twelve significant digits for
+// the report: float sums print 99.99999999999999, while a share as small
+// as 0.00001% is still a fact (two decimals would erase it). The verdicts
+// are taken before.
+func solanaRoundLP(p *SolanaPool) {
+	for _, v := range []**float64{&p.LPBurnedPct, &p.LPLockedPct, &p.LPUnlockedPct, &p.LPUnknownPct} {
+		if *v != nil {
+			r, err := strconv.ParseFloat(strconv.FormatFloat(**v, 'g', 12, 64), 64)
+			if err != nil {
+				r = **v
+			}
+			*v = &r
+		}
+	}
 }
 
 func solanaRound2(v float64) float64 { return math.Round(v*100) / 100 }

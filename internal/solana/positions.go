@@ -470,7 +470,7 @@ func (c *collector) classifyOwner(owner PublicKey) string {
 
 // nftHolder labels who holds a position's NFT: burn (the NFT mint's
 // supply is 0, or its holder is a burn address), locker, creator, wallet,
-// program, or "" when not resolved.
+// program, or "" when not resolved (a missing mint included).
 func (c *collector) nftHolder(rp *resolvedPosition, mints []*Account, mintErr error) (label, owner, tokenAccount string) {
 	if rp.mintAt < 0 || mintErr != nil || len(rp.calls) == 0 || rp.mintAt >= len(mints) {
 		return "", "", ""
@@ -481,9 +481,11 @@ func (c *collector) nftHolder(rp *resolvedPosition, mints []*Account, mintErr er
 		}
 	}
 	if acc := mints[rp.mintAt]; acc == nil {
-		// The NFT mint was closed: the position can no longer be
-		// withdrawn by anyone.
-		return analysis.SolanaLPBurn, "", ""
+		// A missing NFT mint is not a burn: a legacy SPL Token mint
+		// cannot be closed, so its absence is an inconsistent answer or
+		// a position closed mid-scan. Burned is only what is proven:
+		// a supply of 0, or a burn address holding the NFT.
+		return "", "", ""
 	} else if m, err := DecodeMint(acc.Data); err != nil {
 		return "", "", ""
 	} else if m.Supply == 0 {

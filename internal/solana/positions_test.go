@@ -84,6 +84,9 @@ func TestAssessDAMMv2Positions(t *testing.T) {
 		{"wallet", wallet, 1, 50, 50, true, false, ""},
 		{"locker", locker, 1, 100, 0, false, true, ""},
 		{"burned NFT", "", 1, 50, 0, false, true, ""},
+		// The node answers no account for the NFT mint: unknown, not
+		// burned (nothing proves the burn).
+		{"NFT mint missing", "missing", 1, 50, 0, false, false, ""},
 		{"program", somePDA(t), 1, 50, 0, false, false, ""},
 		{"positions exceed the pool", wallet, 3, 50, -1, false, false, "who holds its positions is unknown"},
 	} {
@@ -116,9 +119,11 @@ func TestAssessDAMMv2Positions(t *testing.T) {
 			putU128(second[152:168], new(big.Int).Mul(half, big.NewInt(tt.unlockedFactor)))
 			putU128(second[184:200], new(big.Int))
 			srv.SetAccount(syntheticKey("second-position"), solanatest.Account{Lamports: 3_730_560, Owner: dammV2Program, Data: second})
-			if tt.holder == "" {
+			switch tt.holder {
+			case "":
 				srv.SetAccount(nft2, nftMint(0))
-			} else {
+			case "missing":
+			default:
 				srv.SetAccount(nft2, nftMint(1))
 				if err := srv.AddTokenAccount(syntheticKey("nft-holder-account"), nft2, tt.holder, 1, solanatest.Token2022Program); err != nil {
 					t.Fatal(err)
@@ -160,6 +165,12 @@ func TestAssessDAMMv2Positions(t *testing.T) {
 				} else {
 					other = h
 				}
+			}
+			if tt.holder == "missing" {
+				if p.LPBurnedPct == nil || *p.LPBurnedPct != 0 || p.LPUnknownPct == nil || *p.LPUnknownPct != 50 || !slices.Contains(got.Unchecked, risk.CheckPools) {
+					t.Errorf("burned %v unknown %v unchecked %v, want 0 burned, 50 unknown, pools unchecked", deref(p.LPBurnedPct), deref(p.LPUnknownPct), got.Unchecked)
+				}
+				return
 			}
 			if real.PositionLockedPct == nil || *real.PositionLockedPct != 50 || real.SharePct != 50 || other.SharePct != 50 || other.Owner != tt.holder {
 				t.Errorf("holders %+v / %+v", real, other)

@@ -148,6 +148,22 @@ func (s *Server) SetAccount(pubkey string, a Account) {
 	s.accounts[pubkey] = a
 }
 
+// Keys lists the accounts served, sorted.
+func (s *Server) Keys() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sortedKeys()
+}
+
+// Account returns the account served at pubkey.
+func (s *Server) Account(pubkey string) (Account, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.accounts[pubkey]
+	a.Data = append([]byte(nil), a.Data...)
+	return a, ok
+}
+
 // DeleteAccount removes an account.
 func (s *Server) DeleteAccount(pubkey string) {
 	s.mu.Lock()
