@@ -47,6 +47,8 @@ type Chain struct {
 	BurnAddresses []string       `json:"burn_addresses,omitempty"`
 	Exchanges     []NamedAddress `json:"exchanges,omitempty"`
 	Trusted       []NamedAddress `json:"trusted_tokens,omitempty"`
+	// Hooks are known Uniswap V4 hooks (launchpads') on this chain.
+	Hooks []KnownHook `json:"v4_hooks,omitempty"`
 	// Explorer is the Etherscan-family chain id parameter, when it differs
 	// from ChainID (EVM), or empty.
 	ExplorerChainID int64 `json:"explorer_chain_id,omitempty"`
@@ -62,7 +64,7 @@ type DEX struct {
 	Name string `json:"name"`
 	// Kind is the pool protocol: "v2" (Uniswap V2 style getPair), "v3"
 	// (Uniswap V3 getPool with fee tiers), "solidly" (Aerodrome/Velodrome
-	// getPool(a, b, stable)); Solana: "raydium_amm_v4", "raydium_cpmm",
+	// getPool(a, b, stable)), "v4" (a Uniswap V4 PoolManager); Solana: "raydium_amm_v4", "raydium_cpmm",
 	// "orca_whirlpool", "pumpfun", "pumpswap", "raydium_clmm",
 	// "meteora_dlmm", "meteora_damm_v1", "meteora_damm_v2", "meteora_dbc",
 	// "raydium_launchlab".
@@ -74,6 +76,27 @@ type DEX struct {
 	FeeBps int `json:"fee_bps,omitempty"`
 	// FeeTiers are a V3 factory's fee tiers (in hundredths of a bp).
 	FeeTiers []int `json:"fee_tiers,omitempty"`
+	// PoolManager is a Uniswap V4 singleton (kind "v4"): every pool of the
+	// deployment lives in it and is found by its Initialize logs.
+	PoolManager string `json:"pool_manager,omitempty"`
+	// StateView and PositionManager are the V4 periphery's state lens and
+	// position NFTs, where deployed.
+	StateView       string `json:"state_view,omitempty"`
+	PositionManager string `json:"position_manager,omitempty"`
+	// FromBlock is the PoolManager's deployment block: its log search
+	// starts there.
+	FromBlock uint64 `json:"from_block,omitempty"`
+}
+
+// KnownHook is a Uniswap V4 hook the operator knows (a launchpad's): a
+// name for the report and what it is known to take. It is never a free
+// pass: the hook's settings are read like any other's.
+type KnownHook struct {
+	Name    string `json:"name"`
+	Address string `json:"address"`
+	// Takes says in a few words what the hook takes on swaps, as its
+	// launchpad documents it.
+	Takes string `json:"takes,omitempty"`
 }
 
 // QuoteToken is a token pools are searched against.
@@ -147,6 +170,11 @@ func Parse(data []byte) (*Registry, error) {
 		}
 		if c.Kind == EVM && c.ChainID == 0 {
 			return nil, fmt.Errorf("chains: %s: an EVM chain needs chain_id", c.Key)
+		}
+		for _, d := range c.DEXes {
+			if d.Kind == "v4" && d.PoolManager == "" {
+				return nil, fmt.Errorf("chains: %s: V4 DEX %q needs pool_manager", c.Key, d.Name)
+			}
 		}
 	}
 	return &Registry{chains: f.Chains}, nil

@@ -35,6 +35,16 @@ func TestShippedChainsFile(t *testing.T) {
 			checkAddress(t, c, q.Address)
 		}
 		for _, d := range c.DEXes {
+			if d.Kind == "v4" {
+				// A V4 deployment is its PoolManager, lens and position NFTs.
+				for _, a := range []string{d.PoolManager, d.StateView, d.PositionManager} {
+					checkAddress(t, c, a)
+				}
+				if d.FromBlock == 0 {
+					t.Errorf("%s: V4 %s has no from_block", key, d.Name)
+				}
+				continue
+			}
 			if c.Kind == chains.EVM {
 				checkAddress(t, c, d.Factory)
 			} else {
@@ -43,6 +53,18 @@ func TestShippedChainsFile(t *testing.T) {
 		}
 		for _, tt := range c.Trusted {
 			checkAddress(t, c, tt.Address)
+		}
+	}
+	for _, key := range []string{"ethereum", "bsc", "base", "arbitrum", "polygon"} {
+		c, _ := reg.Get(key)
+		var v4 int
+		for _, d := range c.DEXes {
+			if d.Kind == "v4" {
+				v4++
+			}
+		}
+		if v4 != 1 {
+			t.Errorf("%s has %d Uniswap V4 deployments, want 1", key, v4)
 		}
 	}
 	eth, _ := reg.Get("ethereum")
@@ -133,5 +155,12 @@ func TestCheckEndpoints(t *testing.T) {
 		if strings.Contains(err.Error(), "SECRETKEY") || strings.Contains(err.Error(), "node.example") {
 			t.Errorf("%s: err %q repeats the URL", raw, err)
 		}
+	}
+}
+
+func TestParseV4NeedsPoolManager(t *testing.T) {
+	_, err := chains.Parse([]byte(`{"chains":[{"key":"x","kind":"evm","chain_id":9,"native":"ETH","rpc":[],"dexes":[{"name":"u4","kind":"v4"}],"quote_tokens":[]}]}`))
+	if err == nil || !strings.Contains(err.Error(), "pool_manager") {
+		t.Fatalf("Parse of a V4 DEX without pool_manager: err = %v, want one naming pool_manager", err)
 	}
 }

@@ -65,7 +65,7 @@ func newAccounts() (*accounts, error) {
 	if a.marketing, err = add("marketing", ether(10)); err != nil {
 		return nil, err
 	}
-	for _, spec := range zooSpecs() {
+	for _, spec := range allZooSpecs() {
 		c, err := add("creator "+spec.kind, ether(1_000))
 		if err != nil {
 			return nil, err

@@ -140,6 +140,9 @@ func Start(ctx context.Context, opts Options) (*Devnet, error) {
 	m.RPCURL = d.rpcURL
 	m.ChainID = params.AllDevChainProtocolChanges.ChainID.Int64()
 	d.manifest = m
+	if m.PoolManager == "" {
+		logger.Info("devnet: Uniswap V4 not deployed; its zoo kinds are absent", "uniswap_v4", m.UniswapV4)
+	}
 
 	interval := opts.CommitInterval
 	if interval == 0 {

@@ -26,8 +26,15 @@ type Manifest struct {
 	// Deployer is the EOA that deployed WETH, the AMM, the locker and USDC.
 	Deployer string `json:"deployer"`
 	// USDCPair is the WETH/USDC pool that prices ETH at ~3000 USD.
-	USDCPair string          `json:"usdc_pair"`
-	Tokens   []ManifestToken `json:"tokens"`
+	USDCPair string `json:"usdc_pair"`
+	// UniswapV4 says whether the real Uniswap V4 is deployed (and which
+	// build), or why not; PoolManager, StateView and V4Router are its
+	// contracts when it is.
+	UniswapV4   string          `json:"uniswap_v4"`
+	PoolManager string          `json:"pool_manager,omitempty"`
+	StateView   string          `json:"state_view,omitempty"`
+	V4Router    string          `json:"v4_router,omitempty"`
+	Tokens      []ManifestToken `json:"tokens"`
 }
 
 // ManifestToken is one zoo token.
@@ -47,17 +54,21 @@ type ManifestToken struct {
 	Implementation string `json:"implementation,omitempty"`
 	// Decimals is the token's decimals (0 for not_a_token).
 	Decimals int `json:"decimals"`
+	// V4PoolID is its Uniswap V4 pool's id, Hook that pool's hook.
+	V4PoolID string `json:"v4_pool_id,omitempty"`
+	Hook     string `json:"hook,omitempty"`
 	// Behaviour says in one sentence what the token does.
 	Behaviour string `json:"behaviour"`
 }
 
 // Chain describes the devnet of this manifest, reached at rpcURL, in the
-// chain-registry format every chain uses: its V2 DEX (0.3% fee), WETH and
+// chain-registry format every chain uses: its V2 DEX (0.3% fee), its
+// Uniswap V4 PoolManager when deployed, WETH and
 // USDC quote tokens, the LP locker, the burn addresses, WETH and USDC as
 // trusted tokens. It names no Multicall3, so the engine injects its lens
 // by state override.
 func (m Manifest) Chain(rpcURL string) chains.Chain {
-	return chains.Chain{
+	c := chains.Chain{
 		Key:     ChainKey,
 		Kind:    chains.EVM,
 		ChainID: m.ChainID,
@@ -77,6 +88,10 @@ func (m Manifest) Chain(rpcURL string) chains.Chain {
 			{Name: "USD Coin", Address: m.USDC},
 		},
 	}
+	if m.PoolManager != "" {
+		c.DEXes = append(c.DEXes, chains.DEX{Name: "devnet_v4", Kind: "v4", PoolManager: m.PoolManager, StateView: m.StateView})
+	}
+	return c
 }
 
 // Token returns the token of kind.

@@ -45,6 +45,7 @@ type zooEnv struct {
 	weth, factory, router, locker, usdc common.Address
 	pairCodeHash                        common.Hash
 	accts                               *accounts
+	v4                                  *v4Env // nil without the Uniswap V4 build
 }
 
 // zooSpec describes one zoo token: how to deploy it, its pool, its
@@ -310,11 +311,14 @@ func planZoo(a *accounts, now time.Time) (*writer, Manifest, error) {
 		return nil, Manifest{}, err
 	}
 	env.pairCodeHash = crypto.Keccak256Hash(pairArt.Bytecode)
+	if env.v4, err = planV4(w, env); err != nil {
+		return nil, Manifest{}, err
+	}
 	w.seal(time.Time{})
 
 	// Block 2: every zoo contract.
 	var zoo []*zooToken
-	for i, spec := range zooSpecs() {
+	for i, spec := range allZooSpecs() {
 		creator := a.creators[spec.kind]
 		supply := new(big.Int).Mul(big.NewInt(1_000_000_000), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(spec.decimals)), nil))
 		dd, err := spec.deploy(w, env, creator, supply)
@@ -349,6 +353,7 @@ func planZoo(a *accounts, now time.Time) (*writer, Manifest, error) {
 		WETH: env.weth.Hex(), USDC: env.usdc.Hex(), Factory: env.factory.Hex(), Router: env.router.Hex(),
 		Locker: env.locker.Hex(), Deployer: dep.addr.Hex(), USDCPair: usdPair.Hex(),
 	}
+	env.v4.describe(&m)
 	for _, t := range zoo {
 		mt := ManifestToken{
 			Kind: t.spec.kind, Address: t.token.Hex(), Creator: t.creator.addr.Hex(),
@@ -366,6 +371,7 @@ func planZoo(a *accounts, now time.Time) (*writer, Manifest, error) {
 		if t.implementation != (common.Address{}) {
 			mt.Implementation = t.implementation.Hex()
 		}
+		env.v4.describeToken(&mt, t.token)
 		m.Tokens = append(m.Tokens, mt)
 	}
 	return w, m, nil

@@ -27,8 +27,8 @@ var wantKinds = []string{
 func TestManifestListsEveryKindWithLivePools(t *testing.T) {
 	needZoo(t)
 	m := dn.Manifest()
-	if len(m.Tokens) != len(wantKinds) {
-		t.Errorf("manifest has %d tokens, want %d", len(m.Tokens), len(wantKinds))
+	if want := len(wantKinds) + len(v4ZooSpecs()); len(m.Tokens) != want {
+		t.Errorf("manifest has %d tokens, want %d", len(m.Tokens), want)
 	}
 	for _, kind := range wantKinds {
 		t.Run(kind, func(t *testing.T) {
@@ -65,7 +65,11 @@ func TestChainConfig(t *testing.T) {
 	if len(c.RPC) != 1 || c.RPC[0] != dn.RPCURL() {
 		t.Errorf("rpc = %v, want [%s]", c.RPC, dn.RPCURL())
 	}
-	if len(c.DEXes) != 1 || c.DEXes[0].Kind != "v2" || c.DEXes[0].Factory != m.Factory || c.DEXes[0].FeeBps != 30 {
+	wantDEXes := 1
+	if m.PoolManager != "" {
+		wantDEXes++ // the Uniswap V4 PoolManager
+	}
+	if len(c.DEXes) != wantDEXes || c.DEXes[0].Kind != "v2" || c.DEXes[0].Factory != m.Factory || c.DEXes[0].FeeBps != 30 {
 		t.Errorf("dexes = %+v", c.DEXes)
 	}
 	w, ok := c.Wrapped()
@@ -621,8 +625,12 @@ func TestPoolAges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pairs) != 28 { // 27 zoo pools + WETH/USDC
-		t.Errorf("factory emitted %d PairCreated logs, want 28", len(pairs))
+	want := 28 // 27 zoo pools + WETH/USDC
+	if _, ok := m.Token("v2_and_v4"); ok {
+		want++
+	}
+	if len(pairs) != want {
+		t.Errorf("factory emitted %d PairCreated logs, want %d", len(pairs), want)
 	}
 }
 
