@@ -165,11 +165,39 @@ contract Simulator {
         } else {
             uint256 held = _balance(p.token, msg.sender);
             activePayer = msg.sender;
-            _sellSized(p, r, held - held / 1000, msg.sender);
+            _sellSized(p, r, held - held / 1000, msg.sender, SELL_QUARTERS);
             activePayer = address(0);
             if (r.sellOk) r.sellReceived = _gain(_balance(p.quote, msg.sender), quoteBefore);
         }
         r.sellGas = g - gasleft();
+    }
+
+    /// @notice Wallet path, router sell: sells `ppm` millionths of the
+    /// caller's holding the way a DEX router does (Uniswap V2's
+    /// swapExactTokensForETHSupportingFeeOnTransferTokens): this contract,
+    /// approved by the caller, moves the tokens with transferFrom(caller,
+    /// pool, amount) and swaps what the pool received to the caller. The
+    /// token sees a router's sell: msg.sender the router, from the wallet,
+    /// tx.origin the wallet (a trap on transferFrom alone, which a direct
+    /// transfer never meets, shows here). With `exact` that size alone is
+    /// tried (the whole holding against 99.9% of it); otherwise a refused
+    /// size is retried at a quarter, as every sell is.
+    /// @return r the sell's measurements; held the caller's holding before.
+    function routeSellFrom(Params calldata p, uint256 ppm, bool exact) external returns (Result memory r, uint256 held) {
+        held = _balance(p.token, msg.sender);
+        uint256 quoteBefore = _balance(p.quote, msg.sender);
+        if (ppm > PPM) ppm = PPM;
+        uint256 amount = (held / PPM) * ppm + ((held % PPM) * ppm) / PPM;
+        _mark(p);
+        activePayer = msg.sender;
+        uint256 g = gasleft();
+        _sellSized(p, r, amount, msg.sender, exact ? 0 : SELL_QUARTERS);
+        r.sellGas = g - gasleft();
+        activePayer = address(0);
+        if (r.sellOk) {
+            r.sellError = "";
+            r.sellReceived = _gain(_balance(p.quote, msg.sender), quoteBefore);
+        }
     }
 
     /// @dev Gets p.amountIn of the quote token: wraps native, and when the
@@ -280,7 +308,7 @@ contract Simulator {
         uint256 held = _balance(p.token, address(this));
         uint256 quoteBefore = _balance(p.quote, address(this));
         uint256 g = gasleft();
-        _sellSized(p, r, held - held / 1000, address(this));
+        _sellSized(p, r, held - held / 1000, address(this), SELL_QUARTERS);
         r.sellGas = g - gasleft();
         if (r.sellOk) {
             r.sellError = "";
@@ -288,21 +316,26 @@ contract Simulator {
         }
     }
 
-    /// @dev Sells `amount` of the token from this contract (or, on a V3
-    /// pool with activePayer set, from the payer); when the token refuses
-    /// the transfer, a quarter of the size at a time, down to a millionth.
-    /// The full size's failure is the one reported.
-    function _sellSized(Params calldata p, Result memory r, uint256 amount, address to) private {
+    /// @dev Sells `amount` of the token from this contract (or, with
+    /// activePayer set, from the payer by transferFrom, as a router does);
+    /// when the token refuses the transfer, a quarter of the size at a
+    /// time, up to `quarters` times. The full size's failure is the one
+    /// reported.
+    function _sellSized(Params calldata p, Result memory r, uint256 amount, address to, uint256 quarters) private {
         if (amount == 0) {
             r.sellError = bytes("simulator: nothing to sell");
             return;
         }
-        for (uint256 i = 0; i <= SELL_QUARTERS && amount > 0; i++) {
+        for (uint256 i = 0; i <= quarters && amount > 0; i++) {
             bool ok;
             bytes memory ret;
             uint256 sent;
             if (p.poolKind == 1) {
-                (ok, ret) = p.token.call{gas: p.gasPerStep}(abi.encodeWithSelector(0xa9059cbb, p.pool, amount));
+                if (activePayer == address(0)) {
+                    (ok, ret) = p.token.call{gas: p.gasPerStep}(abi.encodeWithSelector(0xa9059cbb, p.pool, amount));
+                } else {
+                    (ok, ret) = p.token.call{gas: p.gasPerStep}(abi.encodeWithSelector(0x23b872dd, activePayer, p.pool, amount));
+                }
                 if (ok && !_succeeded(ok, ret)) {
                     ok = false;
                     ret = bytes("simulator: transfer to pool returned false");
