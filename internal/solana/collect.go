@@ -207,7 +207,12 @@ func (c *collector) absorbMint(accs []*Account, metaPDA, curvePDA *PublicKey) er
 	case embedded != nil:
 		f.Metadata = embedded
 	case metaPDA != nil:
-		if acc := accs[1]; acc != nil && acc.Owner == *c.cfg.metadataProgram {
+		if acc := accs[1]; acc != nil && acc.Owner != *c.cfg.metadataProgram {
+			// The metadata PDA exists under another owner: not metadata,
+			// and not proof there is none.
+			f.MetadataKnown = false
+			f.Warnings.Contract = append(f.Warnings.Contract, fmt.Sprintf("contract: the Metaplex metadata account %s is owned by %s, not the metadata program; refused, metadata unknown", metaPDA, acc.Owner))
+		} else if acc != nil {
 			md, err := DecodeMetaplexMetadata(acc.Data, c.mint)
 			if err != nil {
 				f.MetadataKnown = false
@@ -232,7 +237,12 @@ func (c *collector) absorbMint(accs []*Account, metaPDA, curvePDA *PublicKey) er
 
 	if curvePDA != nil {
 		f.Liquidity.BondingCurveKnown = true
-		if acc := accs[len(accs)-1]; acc != nil && acc.Owner == *c.cfg.pumpProgram {
+		if acc := accs[len(accs)-1]; acc != nil && acc.Owner != *c.cfg.pumpProgram {
+			// The curve's address holds another program's account: not
+			// a curve, and not proof there is none. Never valued.
+			f.Liquidity.BondingCurveKnown = false
+			f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: the pump.fun bonding curve account %s is owned by %s, not the pump.fun program; refused, curve unknown", curvePDA, acc.Owner))
+		} else if acc != nil {
 			bc, err := DecodeBondingCurve(acc.Data, *curvePDA)
 			if err != nil {
 				f.Liquidity.BondingCurveKnown = false

@@ -104,6 +104,14 @@ func (c *collector) roundTrip2(ctx context.Context) {
 				skipped++
 				continue
 			}
+			if why := q.dex.refuse(acc); why != "" {
+				// The node answered a search of this DEX with another
+				// account: never valued, and the pools are unknown.
+				skipped++
+				f.Uncheck(risk.CheckPools)
+				f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s refused: it %s", q.dex.name, addr, why))
+				continue
+			}
 			st, err := q.dex.kind.decode(acc.Data)
 			if err != nil || (st.MintA != c.mint && st.MintB != c.mint) {
 				skipped++
@@ -208,8 +216,8 @@ func (c *collector) verifyIndexed(named []PublicKey, accounts func() ([]*Account
 			reject(k, "is owned by "+acc.Owner.String()+", not a configured DEX")
 			continue
 		}
-		if dex.kind.size != 0 && len(acc.Data) != dex.kind.size {
-			reject(k, fmt.Sprintf("is not a %s pool (%d bytes)", dex.name, len(acc.Data)))
+		if why := dex.refuse(acc); why != "" {
+			reject(k, why)
 			continue
 		}
 		st, err := dex.kind.decode(acc.Data)
@@ -264,7 +272,7 @@ func (c *collector) solPrice(q *poolQuery) {
 	var bestAddr string
 	for _, pa := range q.out {
 		acc, err := pa.Account.decode()
-		if err != nil {
+		if err != nil || q.dex.refuse(acc) != "" {
 			continue
 		}
 		st, err := DecodeWhirlpool(acc.Data)
@@ -283,4 +291,17 @@ func (c *collector) solPrice(q *poolQuery) {
 	p := sqrtPriceToPrice(best.SqrtPriceX64, uint8(wsolQ.Decimals), uint8(usdcQ.Decimals))
 	f.Liquidity.SOLPriceUSD = &p
 	f.Liquidity.SOLPriceSource = q.dex.name + ":" + bestAddr
+}
+
+// refuse says why an account the node returned for this DEX is not one of
+// its pools ("" when it may be): owned by another program, or not the
+// size of the DEX's pool accounts.
+func (d dexConfig) refuse(acc *Account) string {
+	switch {
+	case acc.Owner != d.program:
+		return fmt.Sprintf("is owned by %s, not the %s program", acc.Owner, d.name)
+	case d.kind.size != 0 && len(acc.Data) != d.kind.size:
+		return fmt.Sprintf("has %d bytes, not the %d of a %s pool", len(acc.Data), d.kind.size, d.name)
+	}
+	return ""
 }

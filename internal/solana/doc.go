@@ -66,6 +66,14 @@
 // hold more than 10%; an unknown share leaves the verdict open (warning,
 // analysis partial), never a flag nor a "locked".
 //
+// Every account is checked against the question asked before it is
+// decoded: a pool a DEX search returned must be owned by that DEX's
+// program (and have its pool size where the layout is fixed), a vault,
+// LP mint or NFT mint by a token program (a vault holding the pool's
+// mint), a curve by the pump.fun program, a position by its pool's
+// program. Bytes under another owner are refused with a warning, never
+// valued, and leave the pools unchecked.
+//
 // Nodes that refuse batches are detected (a single error object answering
 // a batch) and the calls are then sent one per request, concurrently.
 package solana

@@ -29,7 +29,7 @@ func (c *collector) buildHolders(get func(PublicKey) (*Account, bool)) {
 		ta := analysis.SolanaTokenAccount{Address: la.Address, Amount: amt}
 		if k, err := ParsePublicKey(la.Address); err == nil {
 			if acc, ok := get(k); ok && acc != nil {
-				if tok, err := DecodeTokenAccount(acc.Data); err == nil && tok.Mint == c.mint {
+				if tok, err := c.tokenAccountOf(acc); err == nil && tok.Mint == c.mint {
 					owner := tok.Owner.String()
 					ta.Owner = &owner
 					pda := !IsOnCurve(tok.Owner)

@@ -1,11 +1,13 @@
 package solana
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
 )
 
 // vaultReserves are a DAMM v1 pool's reserves read through its dynamic
@@ -38,7 +40,7 @@ func (c *collector) prepareDynamicVaults(get func(PublicKey) (*Account, bool), f
 		if !ok || lacc == nil {
 			return vaultSide{}, fmt.Errorf("vault LP account %s missing", lp)
 		}
-		ta, err := DecodeTokenAccount(lacc.Data)
+		ta, err := c.tokenAccountOf(lacc)
 		if err != nil {
 			return vaultSide{}, fmt.Errorf("vault LP account %s: %w", lp, err)
 		}
@@ -104,7 +106,7 @@ func (c *collector) valueDynamicVaults(out map[PublicKey]*vaultReserves, todo []
 		if acc == nil {
 			return 0, fmt.Errorf("vault LP mint %s missing", s.vault.LPMint)
 		}
-		m, err := DecodeMint(acc.Data)
+		m, err := c.mintOf(acc)
 		if err != nil {
 			return 0, fmt.Errorf("vault LP mint %s: %w", s.vault.LPMint, err)
 		}
@@ -136,7 +138,7 @@ func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings ma
 			// The layout keeps the quote mint elsewhere (a DBC's config):
 			// the quote vault's own mint names it.
 			if acc, ok := get(p.state.VaultB); ok && acc != nil {
-				if qa, err := DecodeTokenAccount(acc.Data); err == nil {
+				if qa, err := c.tokenAccountOf(acc); err == nil {
 					p.state.MintB = qa.Mint
 				}
 			}
@@ -180,9 +182,12 @@ func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings ma
 			}
 		}
 		if ok1 && ok2 && tacc != nil && qacc != nil {
-			ta, err1 := DecodeTokenAccount(tacc.Data)
-			qa, err2 := DecodeTokenAccount(qacc.Data)
-			if err1 == nil && err2 == nil {
+			ta, err1 := c.vaultOf(tacc, c.mint)
+			qa, err2 := c.vaultOf(qacc, quote)
+			if err := errors.Join(err1, err2); err != nil {
+				f.Uncheck(risk.CheckPools)
+				f.Warnings.Liquidity = append(f.Warnings.Liquidity, fmt.Sprintf("liquidity: %s pool %s: vault refused (%s); not valued", p.dex, p.address, err))
+			} else {
 				tr, qr := satSub(ta.Amount, towed), satSub(qa.Amount, qowed)
 				pf.TokenReserve, pf.QuoteReserve = &tr, &qr
 				pf.Authority = ta.Owner.String()
@@ -202,7 +207,7 @@ func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings ma
 		}
 		if p.state.LPMint != nil && (p.state.LPIssued > 0 || p.state.LPIssuedIsSupply) {
 			if acc, ok := get(*p.state.LPMint); ok && acc != nil {
-				if lm, err := DecodeMint(acc.Data); err == nil {
+				if lm, err := c.mintOf(acc); err == nil {
 					c.lpShares(&pf, p, lm, listings[p.address], batchErr)
 				}
 			}
@@ -244,6 +249,10 @@ func (c *collector) launchPrice(pf *analysis.SolanaPool, p foundPool, lc *Launch
 	}
 	if acc == nil {
 		fail("its config account " + lc.Config.String() + " is missing")
+		return
+	}
+	if acc.Owner != p.program {
+		fail("its config account " + lc.Config.String() + " is owned by " + acc.Owner.String() + ", not the pool's program")
 		return
 	}
 	curveType, err := DecodeLaunchLabConfigCurve(acc.Data)

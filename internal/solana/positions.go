@@ -121,6 +121,10 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, ge
 				bad = fmt.Errorf("position %s: %w", addr, err)
 				break
 			}
+			if acc.Owner != p.program {
+				bad = fmt.Errorf("position %s: owned by %s, not the pool's program; refused", addr, acc.Owner)
+				break
+			}
 			data := acc.Data
 			if n := p.positions.slice; n > 0 {
 				// The listing asked for the leading fields only: the rest
@@ -218,7 +222,7 @@ func (c *collector) preparePositions(listings map[PublicKey]*positionListing, ge
 // valued in raw units of B, against the pool's vaults less what it owes
 // (concentrated pools).
 func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, get func(PublicKey) (*Account, bool), arrays map[int64]*DLMMBinArray, mints []*Account, mintErr error) *positionShares {
-	total, weigh, err := positionWeights(p.state, get, arrays)
+	total, weigh, err := c.positionWeights(p.state, get, arrays)
 	if err != nil {
 		return &positionShares{err: err}
 	}
@@ -309,7 +313,7 @@ func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, g
 // holds (unlocked, locked), in the same unit: liquidity for DAMM v2,
 // value in raw units of B at the pool's price otherwise (a position
 // whose bins were not read weighs NaN).
-func positionWeights(st *PoolState, get func(PublicKey) (*Account, bool), arrays map[int64]*DLMMBinArray) (float64, func(*Position) (float64, float64), error) {
+func (c *collector) positionWeights(st *PoolState, get func(PublicKey) (*Account, bool), arrays map[int64]*DLMMBinArray) (float64, func(*Position) (float64, float64), error) {
 	f := func(v *big.Int) float64 {
 		x, _ := new(big.Float).SetInt(v).Float64()
 		return x
@@ -336,8 +340,8 @@ func positionWeights(st *PoolState, get func(PublicKey) (*Account, bool), arrays
 	if !oka || !okb || va == nil || vb == nil {
 		return 0, nil, fmt.Errorf("the pool's vaults could not be read")
 	}
-	ta, errA := DecodeTokenAccount(va.Data)
-	tb, errB := DecodeTokenAccount(vb.Data)
+	ta, errA := c.vaultOf(va, st.MintA)
+	tb, errB := c.vaultOf(vb, st.MintB)
 	if errA != nil || errB != nil {
 		return 0, nil, fmt.Errorf("the pool's vaults are malformed")
 	}
@@ -486,7 +490,7 @@ func (c *collector) nftHolder(rp *resolvedPosition, mints []*Account, mintErr er
 		// a position closed mid-scan. Burned is only what is proven:
 		// a supply of 0, or a burn address holding the NFT.
 		return "", "", ""
-	} else if m, err := DecodeMint(acc.Data); err != nil {
+	} else if m, err := c.mintOf(acc); err != nil {
 		return "", "", ""
 	} else if m.Supply == 0 {
 		return analysis.SolanaLPBurn, "", ""

@@ -453,3 +453,39 @@ func decodeTokenMetadata(v []byte) (*analysis.SolanaMetadata, error) {
 	md.IsMutable = &mutable
 	return md, nil
 }
+
+// tokenAccountOf decodes a token account the node returned, refusing
+// bytes under an owner other than the two token programs: a node's
+// answer for another program's account is not a balance.
+func (c *collector) tokenAccountOf(acc *Account) (*TokenAccount, error) {
+	if acc.Owner != c.cfg.tokenProgram && acc.Owner != c.cfg.token2022 {
+		return nil, fmt.Errorf("owned by %s, not a token program", acc.Owner)
+	}
+	return DecodeTokenAccount(acc.Data)
+}
+
+// vaultOf decodes a pool vault: a token account of mint (any mint when
+// mint is zero, a layout that keeps it elsewhere).
+func (c *collector) vaultOf(acc *Account, mint PublicKey) (*TokenAccount, error) {
+	ta, err := c.tokenAccountOf(acc)
+	if err != nil {
+		return nil, err
+	}
+	if !mint.IsZero() && ta.Mint != mint {
+		return nil, fmt.Errorf("holds %s, not %s", ta.Mint, mint)
+	}
+	return ta, nil
+}
+
+// mintOf decodes a mint the node returned, refusing bytes under an owner
+// other than the two token programs (or an SPL Token mint of the wrong
+// size).
+func (c *collector) mintOf(acc *Account) (*Mint, error) {
+	switch {
+	case acc.Owner == c.cfg.tokenProgram && len(acc.Data) != mintSize:
+		return nil, fmt.Errorf("an SPL Token mint of %d bytes", len(acc.Data))
+	case acc.Owner != c.cfg.tokenProgram && acc.Owner != c.cfg.token2022:
+		return nil, fmt.Errorf("owned by %s, not a token program", acc.Owner)
+	}
+	return DecodeMint(acc.Data)
+}

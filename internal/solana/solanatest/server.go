@@ -72,6 +72,9 @@ type Server struct {
 	hangAfter    int64
 	epoch        uint64
 	calls        map[string]int
+	// misreported are owners the server reports in place of the real
+	// one (a node answering with another account's owner).
+	misreported map[string]string
 
 	requests atomic.Int64
 }
@@ -86,6 +89,7 @@ func New() *Server {
 		disabled:     map[string]string{},
 		refused:      map[string]string{},
 		calls:        map[string]int{},
+		misreported:  map[string]string{},
 		epoch:        800,
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
@@ -162,6 +166,15 @@ func (s *Server) Account(pubkey string) (Account, bool) {
 	a, ok := s.accounts[pubkey]
 	a.Data = append([]byte(nil), a.Data...)
 	return a, ok
+}
+
+// MisreportOwner makes the server report owner for the account at pubkey
+// while it still matches searches by its real owner: a node whose answer
+// does not belong to the question.
+func (s *Server) MisreportOwner(pubkey, owner string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.misreported[pubkey] = owner
 }
 
 // DeleteAccount removes an account.
@@ -604,8 +617,12 @@ func (s *Server) wire(k string) any {
 	if !ok {
 		return nil
 	}
+	owner := a.Owner
+	if o, ok := s.misreported[k]; ok {
+		owner = o
+	}
 	return map[string]any{
-		"lamports": a.Lamports, "owner": a.Owner, "executable": a.Executable, "rentEpoch": 0,
+		"lamports": a.Lamports, "owner": owner, "executable": a.Executable, "rentEpoch": 0,
 		"space": len(a.Data), "data": []string{base64.StdEncoding.EncodeToString(a.Data), "base64"},
 	}
 }
