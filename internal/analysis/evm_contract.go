@@ -119,6 +119,20 @@ type EVMProbeFacts struct {
 	// Exercised are the selectors (0x…) a privileged caller called
 	// without a revert: their code-read powers were put to the test.
 	Exercised map[string]bool
+
+	// Privileged are the addresses the code checks msg.sender against,
+	// with the powers proven from each (nil: not established).
+	Privileged []EVMPrivilegedAddress
+	// Reclaim is the renounce-then-reclaim proof (nil: not tried).
+	Reclaim *EVMReclaimProbe
+	// Whitelist and PerAddressFee are the listing and per-wallet fee
+	// proofs (nil: not tried; a proof that found nothing has Listed or
+	// Proven false).
+	Whitelist     *EVMWhitelistProbe
+	PerAddressFee *EVMPerAddressFeeProbe
+	// ExternalCalls are the stored contracts transfers call (nil: not
+	// examined; empty: none).
+	ExternalCalls []EVMExternalCall
 }
 
 // EVMContractFacts is what the adapter collected for the contract analysis.
@@ -140,7 +154,10 @@ type EVMContractFacts struct {
 	// power proven from a probed address is a role holder's, not a hidden
 	// owner's.
 	RoleGoverned bool
-	Proxy        *EVMProxy
+	// ProxyRead is true when the proxy slots were read (and a proxy's
+	// implementation code), so a nil Proxy means no proxy.
+	ProxyRead bool
+	Proxy     *EVMProxy
 	// Code is nil when the code could not be analysed.
 	Code *EVMCodeFacts
 	// Probe is nil when the probes did not run.
@@ -153,15 +170,19 @@ type EVMContractFacts struct {
 
 // EVMContractEvidence is contract_analysis for an EVM token.
 type EVMContractEvidence struct {
-	Verified           *bool            `json:"verified"`
-	VerifiedSource     string           `json:"verified_source,omitempty"`
-	Owner              *string          `json:"owner"`
-	OwnershipRenounced *bool            `json:"ownership_renounced"`
-	HiddenOwner        *string          `json:"hidden_owner"`
-	Proxy              *EVMProxy        `json:"proxy"`
-	Capabilities       []EVMCapability  `json:"capabilities"`
-	Code               *EVMCodeFacts    `json:"code"`
-	ProbedFrom         []EVMProbeCaller `json:"probed_from"`
+	Verified           *bool     `json:"verified"`
+	VerifiedSource     string    `json:"verified_source,omitempty"`
+	Owner              *string   `json:"owner"`
+	OwnershipRenounced *bool     `json:"ownership_renounced"`
+	HiddenOwner        *string   `json:"hidden_owner"`
+	Proxy              *EVMProxy `json:"proxy"`
+	// Capabilities is the table a GoPlus user compares (one entry per
+	// EVMCapabilityNames); Powers the privileged powers found, with
+	// their proofs, that it is read from.
+	Capabilities EVMCapabilities  `json:"capabilities"`
+	Powers       []EVMCapability  `json:"powers"`
+	Code         *EVMCodeFacts    `json:"code"`
+	ProbedFrom   []EVMProbeCaller `json:"probed_from"`
 	// FunctionsProbed and FunctionsUnprobed count the non-standard
 	// functions the privilege probes called and those they could not.
 	FunctionsProbed   *int     `json:"functions_probed,omitempty"`
@@ -184,7 +205,7 @@ const evmRoleAnyone = "anyone"
 var evmCapFlag = map[string]string{
 	EVMCapMint:          risk.OwnerCanMint,
 	EVMCapBlacklist:     risk.OwnerCanBlacklist,
-	EVMCapWhitelist:     risk.OwnerCanBlacklist,
+	EVMCapWhitelist:     risk.WhitelistOnly,
 	EVMCapPause:         risk.OwnerCanPause,
 	EVMCapFeeChange:     risk.OwnerCanChangeFees,
 	EVMCapBalanceChange: risk.OwnerCanChangeBalance,
@@ -198,7 +219,7 @@ var evmCapFlag = map[string]string{
 var evmCapTitle = map[string]string{
 	EVMCapMint:          "Owner can mint new tokens",
 	EVMCapBlacklist:     "Owner can blacklist wallets",
-	EVMCapWhitelist:     "Owner controls a whitelist",
+	EVMCapWhitelist:     "Owner can restrict trading to a whitelist",
 	EVMCapPause:         "Owner can pause transfers",
 	EVMCapFeeChange:     "Owner can change fees",
 	EVMCapBalanceChange: "Owner can change balances",
@@ -220,7 +241,7 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	var warnings []string
 	var cl EVMContractChecklist
 	ev := EVMContractEvidence{Verified: f.Verified, VerifiedSource: f.VerifiedSource, Proxy: f.Proxy,
-		Code: f.Code, NonStandard: f.NonStandard, Trusted: f.Trusted, Capabilities: []EVMCapability{}}
+		Code: f.Code, NonStandard: f.NonStandard, Trusted: f.Trusted, Powers: []EVMCapability{}}
 	status := scan.Complete
 
 	// Verification.
@@ -321,7 +342,7 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 
 	// Hidden owner: a power proven from an address other than the live
 	// owner, or ownership reclaimed.
-	var hidden string
+	var hidden, hiddenCap string
 	public := map[string]bool{}
 	if f.Probe != nil {
 		for _, c := range f.Probe.Capabilities {
@@ -335,20 +356,25 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			}
 			if c.Proven != nil && *c.Proven && c.Caller != "" && c.Role != evmRoleAnyone &&
 				!public[c.Name] && !strings.EqualFold(c.Caller, f.Owner) {
-				hidden = c.Caller
+				hidden, hiddenCap = c.Caller, c.Name
 				break
 			}
 		}
 	}
 	reclaim := caps[EVMCapOwnershipReclaim]
+	reclaimFlag := "" // the flag that says ownership can be taken back
 	switch {
 	case hidden != "":
 		ev.HiddenOwner = &hidden
 		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Hidden owner",
 			"The address "+hidden+", which is not the declared owner, proved owner powers in simulation."))
+		if hiddenCap == EVMCapOwnershipReclaim {
+			reclaimFlag = risk.HiddenOwner
+		}
 	case reclaim != nil && reclaim.Proven == nil && renounced:
 		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Ownership can be reclaimed",
 			"Ownership is renounced, but the code has an ownership-reclaim function ("+reclaim.Evidence+")."))
+		reclaimFlag = risk.HiddenOwner
 	}
 
 	observedCooldown := f.Simulation != nil && f.Simulation.Cooldown != nil && *f.Simulation.Cooldown
@@ -363,7 +389,7 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	probesMissed := f.Probe == nil || !f.Probe.Complete
 	for _, n := range order {
 		c := caps[n]
-		ev.Capabilities = append(ev.Capabilities, *c)
+		ev.Powers = append(ev.Powers, *c)
 		code, ok := evmCapFlag[n]
 		if !ok || (code == risk.TradingCooldown && observedCooldown) {
 			continue
@@ -414,7 +440,7 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 				continue
 			}
 			raised[code] = true
-			ev.Capabilities = append(ev.Capabilities, c)
+			ev.Powers = append(ev.Powers, c)
 			flags = append(flags, risk.NewFlag(code, evmCapTitle[c.Name],
 				"The power is read from the code ("+c.Evidence+"); no probe could call the function to prove it.").
 				WithEvidence(risk.EvidenceCode, c.Evidence))
@@ -462,6 +488,20 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	for _, fl := range flags {
 		flagged[fl.Code] = true
 	}
+	proofFlags, proofReclaim := evmProofFlags(f, renounced, flagged)
+	for _, fl := range proofFlags {
+		flags = append(flags, fl)
+		flagged[fl.Code] = true
+	}
+	if reclaimFlag == "" {
+		reclaimFlag = proofReclaim
+	}
+	var simFlags []risk.Flag
+	if f.Simulation != nil {
+		simFlags, _ = AnalyseEVMSimulation(f.Simulation, true)
+	}
+	ev.Capabilities = evmCapabilityTable(evmCapabilityInputs{f: f, flags: flags, simFlags: simFlags,
+		renounced: renounced, hidden: hidden, reclaimFlag: reclaimFlag, caps: caps})
 	cl.OwnershipRenounced = renounced && hidden == "" && !flagged[risk.HiddenOwner]
 	if f.OwnerKnown {
 		// A renounced owner() with a hidden owner beside it is not

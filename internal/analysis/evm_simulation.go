@@ -50,6 +50,19 @@ type EVMSimulation struct {
 	// the sell. Nil when the full size traded, or no size did.
 	BuyLimit  *EVMTradeLimit `json:"buy_limit"`
 	SellLimit *EVMTradeLimit `json:"sell_limit"`
+	// RouterSell is the sell through the DEX router (approve, then the
+	// router's transferFrom); SellAll the whole holding against 99.9% of
+	// it; BuyCooldown a second buy right after the first; HolderSells
+	// the real holders' sells. Each nil when not tried (see
+	// evm_proofs.go).
+	RouterSell  *EVMRouterSell  `json:"router_sell"`
+	SellAll     *EVMSellAll     `json:"sell_all"`
+	BuyCooldown *EVMBuyCooldown `json:"buy_cooldown"`
+	HolderSells *EVMHolderSells `json:"holder_sells"`
+	// SellBlocks are the two-step proofs that a privileged call (or a
+	// threshold) makes holders' sells fail; nil when not tried, empty
+	// when tried and none found.
+	SellBlocks []EVMSellBlock `json:"sell_blocks"`
 }
 
 // EVMTradeLimit is a trade size the token refused and a smaller one it
@@ -145,6 +158,7 @@ func AnalyseEVMSimulation(sim *EVMSimulation, hasPool bool) ([]risk.Flag, []stri
 		flags = append(flags, risk.NewFlag(risk.HoneypotCannotSell, "Token cannot be sold",
 			"A simulated sell back to the pool failed"+reason+later+"."))
 	}
+	flags = append(flags, evmSimProofFlags(sim)...)
 	taxFlag := func(code string, name string, tax *float64) {
 		if tax != nil && *tax > risk.TaxHighPct {
 			flags = append(flags, risk.NewFlag(code, fmt.Sprintf("%s tax is %s%%", name, evmPct(*tax)),
@@ -227,6 +241,11 @@ func evmPctFine(v float64) string {
 func EVMNotHoneypot(sim *EVMSimulation) bool {
 	if sim == nil || sim.CanBuy == nil || sim.CanSell == nil || !*sim.CanBuy || !*sim.CanSell {
 		return false
+	}
+	for _, f := range evmSimProofFlags(sim) {
+		if f.Code == risk.HoneypotCannotSell {
+			return false
+		}
 	}
 	for _, t := range []*float64{sim.BuyTax, sim.SellTax} {
 		if t == nil || *t >= risk.TaxExtremePct {

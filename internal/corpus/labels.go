@@ -18,7 +18,8 @@ const FeeCeilingPct = risk.TaxExtremePct
 //   - leak: OWNER_CAN_SEIZE, OWNER_CAN_TAKE_CONTRACT_TOKENS (the tokens
 //     the contract holds), or OWNER_CAN_CHANGE_BALANCE (debit);
 //   - limit: OWNER_CAN_BLACKLIST, OWNER_CAN_PAUSE, TRADING_SWITCH,
-//     OWNER_CAN_LIMIT_TX, HONEYPOT_CANNOT_SELL, or OWNER_CAN_CHANGE_FEES
+//     OWNER_CAN_LIMIT_TX, HONEYPOT_CANNOT_SELL, WHITELIST_ONLY,
+//     PER_ADDRESS_FEE, OWNER_CAN_BLOCK_SELLS, or OWNER_CAN_CHANGE_FEES
 //     whose value (the highest fee the owner can set) is FeeCeilingPct or
 //     more.
 //
@@ -42,7 +43,8 @@ func Behaviour(flags []risk.Flag) map[string][]string {
 			add(Leak, f.Code)
 		case risk.OwnerCanSeize, risk.OwnerCanTakeContractTokens:
 			add(Leak, f.Code)
-		case risk.OwnerCanBlacklist, risk.OwnerCanPause, risk.TradingSwitch, risk.OwnerCanLimitTx, risk.HoneypotCannotSell:
+		case risk.OwnerCanBlacklist, risk.OwnerCanPause, risk.TradingSwitch, risk.OwnerCanLimitTx, risk.HoneypotCannotSell,
+			risk.WhitelistOnly, risk.PerAddressFee, risk.OwnerCanBlockSells:
 			add(Limit, f.Code)
 		case risk.OwnerCanChangeFees:
 			if f.Value != nil && *f.Value >= FeeCeilingPct {

@@ -158,6 +158,28 @@ const (
 	SelfDump       = "SELF_DUMP"
 	ScanIncomplete = "SCAN_INCOMPLETE"
 	InsiderSupply  = "INSIDER_SUPPLY"
+
+	// Third wave (the capability table, contract_analysis.capabilities).
+
+	// OwnerCanWhitelist: a privileged address keeps a list of wallets
+	// exempt from fees, limits or trading restrictions, and can change it.
+	OwnerCanWhitelist = "OWNER_CAN_WHITELIST"
+	// WhitelistOnly: trading is, or can be switched to be, open only to
+	// wallets on a list a privileged address keeps; others are refused.
+	WhitelistOnly = "WHITELIST_ONLY"
+	// PerAddressFee: a privileged address can set one wallet's fee apart
+	// from everyone else's.
+	PerAddressFee = "PER_ADDRESS_FEE"
+	// CannotSellAll: selling the whole holding is refused while a slightly
+	// smaller sell passes.
+	CannotSellAll = "CANNOT_SELL_ALL"
+	// OwnerCanBlockSells: one privileged call makes holders' sells fail
+	// (proven by a call, then a sell).
+	OwnerCanBlockSells = "OWNER_CAN_BLOCK_SELLS"
+	// OwnerCanReclaim: the live owner can renounce through the token's own
+	// path and take ownership back later, so a renounce is not final.
+	// After the renounce the same fact is HIDDEN_OWNER.
+	OwnerCanReclaim = "OWNER_CAN_RECLAIM"
 )
 
 // Thresholds shared by the analyses, so that flag titles and the catalogue
@@ -254,6 +276,21 @@ var definitions = []Definition{
 	{SelfDump, Low, Liquidity, 0.1, "The token swaps its own collected fees inside the seller's transaction, moving the price against the seller; the value is that price impact in percent.", ""},
 	{ScanIncomplete, Medium, Contract, 0.3, "Some checks could not run (see unchecked): the missing checks count as unknown risk, not as no risk.", GroupUnknown},
 	{InsiderSupply, High, Holder, 0.4, "Top holders tied to the creator or the launch (first funded by the creator or a wallet it funded, sent their first tokens by the creator, or first holding the token in the slot or block its pool was created) together hold more than 10% of the supply.", GroupInsiderExit},
+
+	// The capability table's own codes. A whitelist the owner keeps is a
+	// bounded power (medium), like a limit; trading open (or switchable
+	// to be open) only to listed wallets is a sell block (high). A per-address fee is a blacklist
+	// that taxes instead of refusing. A sell-all refusal keeps a remainder
+	// in every wallet but lets the rest be sold (medium). One owner call
+	// that stops every sell is a honeypot switch (critical: SPEC "one
+	// owner call that makes sells fail"). A reclaimable renounce is a
+	// promise that can be broken (medium while the owner is live anyway).
+	{OwnerCanWhitelist, Medium, Contract, 0.35, "A privileged address keeps a list of wallets exempt from fees, limits or trading restrictions, and can add or remove wallets.", GroupSellBlock},
+	{WhitelistOnly, High, Contract, 0.6, "Trading is, or can be switched to be, open only to wallets on a list a privileged address keeps: any other wallet is refused.", GroupSellBlock},
+	{PerAddressFee, High, Contract, 0.6, "A privileged address can set one wallet's fee apart from everyone else's: a chosen holder's sells can be taxed away.", GroupSellBlock},
+	{CannotSellAll, Medium, Liquidity, 0.3, "Selling the whole holding is refused while a slightly smaller sell passes: every holder keeps a remainder.", ""},
+	{OwnerCanBlockSells, Critical, Contract, 0.9, "One privileged call makes holders' sells fail: proven by the call, then a refused sell.", GroupSellBlock},
+	{OwnerCanReclaim, Medium, Contract, 0.3, "The owner can renounce ownership through the token's own path and take it back later: a renounce is not final.", ""},
 
 	{TrustedToken, Info, Contract, 0.01, "A configured trusted token (major stablecoin or wrapped native): its level is capped at low.", ""},
 }

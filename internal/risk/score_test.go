@@ -98,6 +98,9 @@ func TestCatalogueIsComplete(t *testing.T) {
 		"OWNER_CAN_CHANGE_FEES_CAPPED",
 		// The catalogue's own growth (SPEC: "the catalogue may grow").
 		"OWNER_CAN_TAKE_CONTRACT_TOKENS",
+		// The capability table's codes (third wave).
+		"OWNER_CAN_WHITELIST", "WHITELIST_ONLY", "PER_ADDRESS_FEE", "CANNOT_SELL_ALL", "OWNER_CAN_BLOCK_SELLS",
+		"OWNER_CAN_RECLAIM",
 	}
 	cat := risk.NewCatalogue()
 	for _, code := range fixed {

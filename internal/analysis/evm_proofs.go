@@ -1,0 +1,301 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+)
+
+// The behaviours a user compares field by field (issue 18, item 2): facts
+// the EVM adapter establishes by simulation and probes, inside the
+// existing round trips. Every one is optional: a nil pointer or a nil
+// slice is "not tried or not established", never "absent"; the capability
+// table (contract_analysis.capabilities) reads a field it needs as null
+// until it is filled. /work/notes/capability-seam.md summarises them for
+// the helpers that fill them.
+
+// EVMRouterSell is a sell as users sell: approve the DEX router, then the
+// router's swap pulls the tokens with transferFrom (the path a token can
+// trap while the direct transfer-and-swap passes).
+type EVMRouterSell struct {
+	// Router is the router contract the sell went through.
+	Router string `json:"router,omitempty"`
+	// CanSell is nil when the sell could not be tried (it did not get as
+	// far as the swap for a reason of ours, e.g. the buy failed).
+	CanSell *bool `json:"can_sell"`
+	// SellTax is the tax measured on this path (percent), nil when unknown.
+	SellTax *float64 `json:"sell_tax"`
+	// Error is the revert reason when the sell failed.
+	Error *string `json:"error"`
+}
+
+// EVMSellAll is the whole holding sold against 99.9% of it.
+type EVMSellAll struct {
+	// Whole is true when selling the whole holding worked, false when
+	// refused; Part the same for 99.9% of it. Nil when not tried.
+	Whole *bool `json:"whole"`
+	Part  *bool `json:"part"`
+	// Error is the whole sell's revert reason when it was refused.
+	Error *string `json:"error"`
+}
+
+// Refused says the whole holding could not be sold while 99.9% could:
+// cannot_sell_all, proven.
+func (s *EVMSellAll) Refused() bool {
+	return s != nil && s.Whole != nil && !*s.Whole && s.Part != nil && *s.Part
+}
+
+// EVMBuyCooldown is a second buy by the same wallet right after its first.
+type EVMBuyCooldown struct {
+	// SameBlock is true when a second buy in the same block worked, false
+	// when refused; NextBlock the same in the next block. Nil when not
+	// tried.
+	SameBlock *bool `json:"same_block"`
+	NextBlock *bool `json:"next_block"`
+	// WaitSeconds is the wait after which a second buy worked, where it
+	// was measured; nil when not measured.
+	WaitSeconds *uint64 `json:"wait_seconds"`
+	// Error is the refused buy's revert reason.
+	Error *string `json:"error"`
+}
+
+// Refused says a second buy was refused right after the first: a buy
+// cooldown.
+func (b *EVMBuyCooldown) Refused() bool {
+	return b != nil && (b.SameBlock != nil && !*b.SameBlock || b.NextBlock != nil && !*b.NextBlock)
+}
+
+// Passed says second buys in the same and the next block both worked.
+func (b *EVMBuyCooldown) Passed() bool {
+	return b != nil && b.SameBlock != nil && *b.SameBlock && b.NextBlock != nil && *b.NextBlock
+}
+
+// EVMHolderSells is a simulated sell by each of the real holders (top
+// holders that are not pools, lockers or burn addresses, and the last
+// buyers), in one batch.
+type EVMHolderSells struct {
+	// Tried counts the holders whose sell was simulated, Failed those
+	// whose sell was refused.
+	Tried  int `json:"tried"`
+	Failed int `json:"failed"`
+	// AverageTax and HighestTax are over the sells that worked (percent);
+	// nil when none worked or none was measured.
+	AverageTax *float64 `json:"average_tax"`
+	HighestTax *float64 `json:"highest_tax"`
+	// FailedHolders names the holders whose sell was refused.
+	FailedHolders []string `json:"failed_holders,omitempty"`
+	// Siphoned names holders whose balance fell without their sending.
+	Siphoned []string `json:"siphoned,omitempty"`
+}
+
+// EVMSellBlock is a two-step proof: a privileged call (or an armed
+// switch, or a block, time or size threshold), then a holder's sell
+// refused that worked before.
+type EVMSellBlock struct {
+	// Function is the privileged call (signature or selector) that armed
+	// the block; "" for a threshold that needs no call.
+	Function string `json:"function,omitempty"`
+	// Caller is who made the call, Role its role ("owner", "stored",
+	// "creator").
+	Caller string `json:"caller,omitempty"`
+	Role   string `json:"role,omitempty"`
+	// Condition describes a threshold (a block, a time, a size) when the
+	// block needs no call.
+	Condition string `json:"condition,omitempty"`
+	// Error is the refused sell's revert reason.
+	Error string `json:"error,omitempty"`
+}
+
+// EVMPrivilegedAddress is one address the code stores and checks
+// msg.sender against (not only owner()).
+type EVMPrivilegedAddress struct {
+	Address string `json:"address"`
+	// Slot is the storage slot (0x…) the address was read from, "" when
+	// it came from a getter.
+	Slot string `json:"slot,omitempty"`
+	// Role is "owner", "stored" or "creator".
+	Role string `json:"role"`
+	// Powers are the capability names (EVMCap*) proven from it.
+	Powers []string `json:"powers"`
+	// AfterRenounce is true when its powers were proven again after the
+	// token's own renounce path ran, false when they were gone, nil when
+	// not tried.
+	AfterRenounce *bool `json:"after_renounce"`
+}
+
+// EVMReclaimProbe is the token's own renounce path run, then a reclaim
+// tried from every privileged address.
+type EVMReclaimProbe struct {
+	// Renounce is the function that renounced (signature or selector).
+	Renounce string `json:"renounce"`
+	// Reclaimed is true when an address got ownership back, false when
+	// every reclaim failed.
+	Reclaimed bool `json:"reclaimed"`
+	// Function and Caller are the reclaim that worked.
+	Function string `json:"function,omitempty"`
+	Caller   string `json:"caller,omitempty"`
+}
+
+// EVMWhitelistProbe is the whitelist proof: a fresh wallet's trade, then
+// the privileged call that lists it, then the same trade.
+type EVMWhitelistProbe struct {
+	// Function and Caller are the listing call (signature or selector).
+	Function string `json:"function,omitempty"`
+	Caller   string `json:"caller,omitempty"`
+	// Listed is true when listing the wallet changed what it could do:
+	// OnlyListed when an unlisted wallet was refused a trade a listed one
+	// made; Exempt names what a listed wallet escaped ("fee", "limit",
+	// "cooldown").
+	Listed     bool     `json:"listed"`
+	OnlyListed bool     `json:"only_listed"`
+	Exempt     []string `json:"exempt,omitempty"`
+}
+
+// EVMPerAddressFeeProbe is the per-address fee proof: the privileged call
+// sets one wallet's fee, then that wallet's sell or transfer loses it.
+type EVMPerAddressFeeProbe struct {
+	Function string `json:"function,omitempty"`
+	Caller   string `json:"caller,omitempty"`
+	// Proven is true when the wallet's loss changed after the call.
+	Proven bool `json:"proven"`
+	// TaxBefore and TaxAfter are the wallet's measured loss (percent).
+	TaxBefore *float64 `json:"tax_before"`
+	TaxAfter  *float64 `json:"tax_after"`
+}
+
+// EVMExternalCall is a contract the token's transfers call, read from a
+// storage slot.
+type EVMExternalCall struct {
+	// Callee is the contract called; Slot where its address is stored.
+	Callee string `json:"callee"`
+	Slot   string `json:"slot,omitempty"`
+	// Setter is the function that changed it in a probe and ChangedBy
+	// who called it; both "" when no probed caller could change it.
+	Setter    string `json:"setter,omitempty"`
+	ChangedBy string `json:"changed_by,omitempty"`
+	// Analysed is false when the callee has no code we analysed.
+	Analysed bool `json:"analysed"`
+}
+
+// evmProofFlags raises the contract flags the proofs above establish:
+// the whitelist, a per-address fee, ownership taken back after the
+// token's own renounce (HIDDEN_OWNER once renounced, OWNER_CAN_RECLAIM
+// while the owner is live), a second buy refused (a cooldown) and a
+// privileged call that stops sells (critical). raised are the codes
+// already flagged: one fact, one flag. It returns the flags and, for
+// the capability table, the reclaim's code ("" when none).
+func evmProofFlags(f *EVMContractFacts, renounced bool, raised map[string]bool) ([]risk.Flag, string) {
+	var flags []risk.Flag
+	reclaim := ""
+	if p := f.Probe; p != nil {
+		if w := p.Whitelist; w != nil {
+			switch {
+			case w.OnlyListed:
+				flags = append(flags, risk.NewFlag(risk.WhitelistOnly, "Only listed wallets can trade",
+					"A wallet not on the list was refused a trade that worked once "+w.Caller+" listed it ("+w.Function+").").
+					WithEvidence(risk.EvidenceProbe, w.Function))
+			case w.Listed:
+				what := "restrictions"
+				if len(w.Exempt) > 0 {
+					what = strings.Join(w.Exempt, ", ")
+				}
+				flags = append(flags, risk.NewFlag(risk.OwnerCanWhitelist, "Owner controls a whitelist",
+					"Listing a wallet ("+w.Function+" from "+w.Caller+") exempted it from: "+what+".").
+					WithEvidence(risk.EvidenceProbe, w.Function))
+			}
+		}
+		if fee := p.PerAddressFee; fee != nil && fee.Proven {
+			flags = append(flags, risk.NewFlag(risk.PerAddressFee, "Owner can set one wallet's fee",
+				fmt.Sprintf("%s from %s changed one wallet's loss on a sale from %s to %s, the others' unchanged.",
+					fee.Function, fee.Caller, evmPctOrUnknown(fee.TaxBefore), evmPctOrUnknown(fee.TaxAfter))).
+				WithEvidence(risk.EvidenceProbe, fee.Function))
+		}
+		if r := p.Reclaim; r != nil && r.Reclaimed {
+			detail := "After " + r.Renounce + " renounced ownership, " + r.Caller + " took it back with " + r.Function + "."
+			switch {
+			case renounced && !raised[risk.HiddenOwner]:
+				reclaim = risk.HiddenOwner
+				flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Ownership can be reclaimed", detail).
+					WithEvidence(risk.EvidenceProbe, r.Function))
+			case renounced:
+				reclaim = risk.HiddenOwner
+			default:
+				reclaim = risk.OwnerCanReclaim
+				flags = append(flags, risk.NewFlag(risk.OwnerCanReclaim, "A renounce would not be final", detail).
+					WithEvidence(risk.EvidenceProbe, r.Function))
+			}
+		}
+	}
+	if sim := f.Simulation; sim != nil {
+		if b := sim.BuyCooldown; b.Refused() && !raised[risk.TradingCooldown] {
+			detail := "A second buy by the same wallet right after its first was refused"
+			if b.Error != nil {
+				detail += " (" + *b.Error + ")"
+			}
+			if b.WaitSeconds != nil {
+				detail += fmt.Sprintf("; a buy %d seconds later worked", *b.WaitSeconds)
+			}
+			flags = append(flags, risk.NewFlag(risk.TradingCooldown, "Buy cooldown", detail+"."))
+		}
+		for _, b := range sim.SellBlocks {
+			if b.Function == "" {
+				continue // a threshold: the simulation's own flag
+			}
+			detail := b.Function + " called by " + b.Caller
+			if b.Role != "" {
+				detail += " (" + b.Role + ")"
+			}
+			detail += " made a holder's sell fail that worked before"
+			if b.Error != "" {
+				detail += " (" + b.Error + ")"
+			}
+			flags = append(flags, risk.NewFlag(risk.OwnerCanBlockSells, "One privileged call stops sells", detail+".").
+				WithEvidence(risk.EvidenceProbe, b.Function))
+			break
+		}
+	}
+	return flags, reclaim
+}
+
+// evmSimProofFlags raises the simulation flags the proofs above
+// establish: the whole holding refused while 99.9% sells, a sell through
+// the router refused while the direct one worked, and a sell refused
+// past a threshold (a block, a time, a size).
+func evmSimProofFlags(sim *EVMSimulation) []risk.Flag {
+	var flags []risk.Flag
+	if sim.SellAll.Refused() {
+		detail := "Selling the whole holding was refused while 99.9% of it sold"
+		if sim.SellAll.Error != nil {
+			detail += " (" + *sim.SellAll.Error + ")"
+		}
+		flags = append(flags, risk.NewFlag(risk.CannotSellAll, "The whole holding cannot be sold", detail+"."))
+	}
+	directSold := sim.CanSell != nil && *sim.CanSell
+	if r := sim.RouterSell; directSold && r != nil && r.CanSell != nil && !*r.CanSell {
+		detail := "The direct sell worked, but the sell users make through the DEX router (approve, then the router's transferFrom) was refused"
+		if r.Error != nil {
+			detail += " (" + *r.Error + ")"
+		}
+		flags = append(flags, risk.NewFlag(risk.HoneypotCannotSell, "Token cannot be sold through the router", detail+"."))
+	}
+	for _, b := range sim.SellBlocks {
+		if b.Function != "" || !directSold {
+			continue
+		}
+		detail := "A sell that works now was refused " + b.Condition
+		if b.Error != "" {
+			detail += " (" + b.Error + ")"
+		}
+		flags = append(flags, risk.NewFlag(risk.HoneypotCannotSell, "Sells fail past a threshold", detail+"."))
+		break
+	}
+	return flags
+}
+
+func evmPctOrUnknown(v *float64) string {
+	if v == nil {
+		return "unknown"
+	}
+	return evmPct(*v) + "%"
+}
