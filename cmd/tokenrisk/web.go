@@ -35,7 +35,7 @@ func webPages(cfg *config.Config, plans auth.Plans, engine *scan.Engine, st stor
 		return nil, err
 	}
 	return web.New(web.Deps{
-		Scanner: engine, Store: st, Limiter: limiter, Rate: rate, TrustedProxies: trusted,
+		Scanner: engine, Store: st, Limiter: limiter, Rate: rate, TrustedProxies: trusted, PublicURL: cfg.PublicURL,
 		Chains: plan.AllowedChains(engine.ChainKeys()), Priority: plan.Priority,
 		Logger: log.WithGroup("web"),
 	})

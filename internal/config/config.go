@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -95,6 +96,10 @@ type Config struct {
 	// WebTrustedProxies lists the proxies (CIDRs or addresses, comma
 	// separated) whose X-Forwarded-For the web page's per-IP limit believes.
 	WebTrustedProxies string
+	// PublicURL is the server's public base URL (scheme and host, no path)
+	// used for every absolute link the pages give out; "" gives relative
+	// links only (never one built from the request's Host header).
+	PublicURL string
 	// Server and Key make `scan` ask a running server instead of the chain.
 	Server string
 	Key    string
@@ -228,6 +233,8 @@ var options = []Option{
 		bind: integer(func(c *Config) *int { return &c.WebRate }, -1)},
 	{Flag: "web-trusted-proxies", Env: "TOKENRISK_WEB_TRUSTED_PROXIES", Usage: "load balancers or proxies in front of the server (CIDRs or addresses, comma separated): for a connection from one of them, the web page's per-IP limit counts the client named in X-Forwarded-For (the rightmost address that is not a trusted proxy); empty: every visitor is the connection's address", Commands: []string{CmdServe},
 		bind: str(func(c *Config) *string { return &c.WebTrustedProxies })},
+	{Flag: "public-url", Env: "TOKENRISK_PUBLIC_URL", Usage: "the server's public base URL (e.g. https://tokenrisk.example): every absolute link the pages give out (badge embed snippets) starts with it; unset: relative links only (a request's Host header never makes a link)", Commands: []string{CmdServe},
+		bind: str(func(c *Config) *string { return &c.PublicURL })},
 	{Flag: "server", Env: "TOKENRISK_SERVER", Usage: "scan through this tokenrisk server (its base URL) instead of reading the chain here", Commands: []string{CmdScan},
 		bind: str(func(c *Config) *string { return &c.Server })},
 	{Flag: "key", Env: "TOKENRISK_KEY", Usage: "API key for --server (prefer the variable: a flag shows in the process list)", Commands: []string{CmdScan},
@@ -323,6 +330,11 @@ func (c *Config) validate() error {
 		}
 		if c.WatchInterval <= 0 || c.WatchRescan <= 0 {
 			errs = append(errs, errors.New("--watch-interval and --watch-rescan-interval must be positive"))
+		}
+		if c.PublicURL != "" {
+			if err := checkPublicURL(c.PublicURL); err != nil {
+				errs = append(errs, err)
+			}
 		}
 		if c.DevnetManifest != "" && !c.Devnet {
 			errs = append(errs, errors.New("--devnet-manifest needs --devnet"))
@@ -427,6 +439,17 @@ func (c *Config) TrustedProxies() ([]netip.Prefix, error) {
 		out = append(out, netip.PrefixFrom(a, a.BitLen()))
 	}
 	return out, nil
+}
+
+// checkPublicURL accepts an absolute http(s) URL with a host and nothing
+// after it but an optional "/".
+func checkPublicURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("--public-url %q must be a base URL such as https://tokenrisk.example", raw)
+	}
+	return nil
 }
 
 func checkPostgres(dsn string) []error {

@@ -110,6 +110,8 @@ func TestLoadRejects(t *testing.T) {
 		{"bad postgres scheme", config.CmdServe, nil, map[string]string{"TOKENRISK_POSTGRES": "mysql://u:SECRETKEY@db/x"}, "--postgres"},
 		{"short webhook secret key", config.CmdServe, nil, map[string]string{"TOKENRISK_WEBHOOK_SECRET_KEY": "U0VDUkVUS0VZ"}, "--webhook-secret-key"},
 		{"webhook secret key not base64", config.CmdServe, []string{"--webhook-secret-key", "SECRETKEY!"}, nil, "32 bytes"},
+		{"public URL with a path", config.CmdServe, []string{"--public-url", "https://tokenrisk.example/app"}, nil, "--public-url"},
+		{"public URL without scheme", config.CmdServe, nil, map[string]string{"TOKENRISK_PUBLIC_URL": "tokenrisk.example"}, "--public-url"},
 		{"unparsable postgres URL", config.CmdKeysList, nil, map[string]string{"TOKENRISK_POSTGRES": "postgres://u:SECRETKEY@db:port/x"}, "--postgres"},
 	}
 	for _, tt := range tests {

@@ -75,6 +75,12 @@ func (p *Pages) registerPages(mux *http.ServeMux) {
 	assets, _ := fs.Sub(assetFS, "assets")
 	files := http.StripPrefix("/assets/", http.FileServerFS(assets))
 	mux.Handle("GET /assets/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Files only: a directory (the embedded tree's listing) is not found.
+		name := strings.TrimPrefix(r.URL.Path, "/assets/")
+		if fi, err := fs.Stat(assets, name); name == "" || err != nil || fi.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		files.ServeHTTP(w, r)
@@ -295,7 +301,7 @@ func (p *Pages) renderError(w http.ResponseWriter, r *http.Request, address stri
 // renderScan shows a report; stored says it came from history (its age
 // is shown first).
 func (p *Pages) renderScan(w http.ResponseWriter, r *http.Request, b []byte, stored bool, start time.Time) {
-	v, err := p.tokenView(b, stored, origin(r))
+	v, err := p.tokenView(b, stored)
 	if err != nil {
 		p.renderError(w, r, "", fmt.Errorf("web: stored report: %w", err))
 		return
@@ -346,16 +352,7 @@ type analysisView struct {
 	evidenceView
 }
 
-// origin is the page's origin as this request reached it (the script
-// replaces it with the one the browser sees).
-func origin(r *http.Request) string {
-	if r.TLS != nil {
-		return "https://" + r.Host
-	}
-	return "http://" + r.Host
-}
-
-func (p *Pages) tokenView(b []byte, stored bool, origin string) (*tokenView, error) {
+func (p *Pages) tokenView(b []byte, stored bool) (*tokenView, error) {
 	var rep client.Report
 	if err := json.Unmarshal(b, &rep); err != nil {
 		return nil, err
@@ -398,6 +395,9 @@ func (p *Pages) tokenView(b []byte, stored bool, origin string) (*tokenView, err
 	}
 	badge := "/badge/" + rep.Address + ".svg"
 	page := "/token/" + rep.Address
+	// The public URL or nothing: the script completes a relative snippet
+	// with the origin the visitor's browser sees.
+	origin := p.d.PublicURL
 	v.BadgeHTML = fmt.Sprintf(`<a href="%[1]s%[2]s"><img src="%[1]s%[3]s" alt="tokenrisk verdict"></a>`, origin, page, badge)
 	v.BadgeMarkdown = fmt.Sprintf(`[![tokenrisk verdict](%[1]s%[3]s)](%[1]s%[2]s)`, origin, page, badge)
 	return v, nil

@@ -98,6 +98,12 @@ type site struct {
 // adapter answering assess, page scans at rate per IP.
 func newSite(t testing.TB, rate int64, assess func(scan.Request) *scan.Assessment) *site {
 	t.Helper()
+	return newSiteWith(t, rate, assess, web.Deps{})
+}
+
+// newSiteWith is newSite with deps' PublicURL.
+func newSiteWith(t testing.TB, rate int64, assess func(scan.Request) *scan.Assessment, deps web.Deps) *site {
+	t.Helper()
 	reg, err := chains.Load("")
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +117,7 @@ func newSite(t testing.TB, rate int64, assess func(scan.Request) *scan.Assessmen
 	s := &site{adapter: a, store: st, now: time.Now()}
 	p, err := web.New(web.Deps{
 		Scanner: engine, Store: st, Limiter: memory.New(memory.Options{}), Rate: rate,
-		Chains: []string{"bsc", "ethereum"}, Priority: scan.PriorityLow,
+		Chains: []string{"bsc", "ethereum"}, Priority: scan.PriorityLow, PublicURL: deps.PublicURL,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/chains"
@@ -46,8 +47,13 @@ type Deps struct {
 	// Chains and Priority are those of the plan page scans run under.
 	Chains   []string
 	Priority scan.Priority
-	Logger   *slog.Logger
-	Now      func() time.Time
+	// PublicURL is the server's public base URL: every absolute link a
+	// page gives out (the badge embed snippets) starts with it. "" gives
+	// relative links; a request's Host header never makes a link (a
+	// forged one would otherwise reach a visitor through a cache).
+	PublicURL string
+	Logger    *slog.Logger
+	Now       func() time.Time
 }
 
 // Pages serves the web pages and badges.
@@ -69,6 +75,7 @@ func New(d Deps) (*Pages, error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	d.PublicURL = strings.TrimSuffix(d.PublicURL, "/")
 	return &Pages{d: d}, nil
 }
 

@@ -44,9 +44,9 @@
     });
   });
 
-  // Badge snippets carry the origin the browser sees.
+  // Relative badge snippets (no --public-url) get the origin the browser sees.
   Array.prototype.forEach.call(document.querySelectorAll("textarea.snippet"), function (t) {
-    t.value = t.value.replace(/https?:\/\/[^/"\])]+/g, window.location.origin);
+    t.value = t.value.replace(/(href="|src="|\]\()\//g, "$1" + window.location.origin + "/");
   });
 
   // A premium key: history and export through the API.
