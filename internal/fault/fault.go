@@ -22,6 +22,7 @@ const (
 	NotFound             Code = "not_found"
 	TokenNotFound        Code = "token_not_found"
 	MethodNotAllowed     Code = "method_not_allowed"
+	RequestTimeout       Code = "request_timeout"
 	BodyTooLarge         Code = "body_too_large"
 	UnsupportedMediaType Code = "unsupported_media_type"
 	NotAToken            Code = "not_a_token"
@@ -33,6 +34,12 @@ const (
 	Unavailable          Code = "unavailable"
 	Internal             Code = "internal"
 )
+
+// NotServed is the cause of a refusal by configuration: the server was
+// set up not to serve what was asked (a chain it does not enable). The
+// request is the client's choice, not the server's failure, so it is not
+// logged as an error whatever its status.
+var NotServed = errors.New("not served by this server's configuration")
 
 // Error is a domain error: a code, a message safe to show a client, and
 // optionally the underlying cause (never shown).

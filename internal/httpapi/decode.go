@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -45,9 +47,9 @@ var strictJSON = json.JoinOptions(json.RejectUnknownMembers(true))
 // trailing garbage are rejected. It returns the address as sent
 // (ParseAddress trims and validates it).
 func decodeScanRequest(body io.Reader) (string, error) {
-	data, err := io.ReadAll(body)
+	data, err := readBody(body)
 	if err != nil {
-		return "", jsonError(err)
+		return "", err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return "", fault.Errorf(fault.InvalidJSON, "the body is empty; send {\"address\": \"…\"}")
@@ -60,6 +62,27 @@ func decodeScanRequest(body io.Reader) (string, error) {
 		return "", fault.Errorf(fault.InvalidAddress, "the body needs an \"address\" field")
 	}
 	return *req.Address, nil
+}
+
+// readBody reads a request body whole. A body that stops arriving until
+// the server's read timeout is 408 request_timeout (not malformed JSON:
+// nothing was wrong with what came); one above its limit 413.
+func readBody(body io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(body)
+	if err == nil {
+		return data, nil
+	}
+	var (
+		mbe *http.MaxBytesError
+		ne  net.Error
+	)
+	switch {
+	case errors.As(err, &mbe):
+		return nil, jsonError(err)
+	case errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
+		return nil, fault.Wrap(err, fault.RequestTimeout, fmt.Sprintf("the body stopped arriving after %d bytes; send it whole within the server's read timeout", len(data)))
+	}
+	return nil, fault.Wrap(err, fault.InvalidJSON, fmt.Sprintf("the body could not be read after %d bytes", len(data)))
 }
 
 // jsonError turns a read or decode error into a client-safe fault.

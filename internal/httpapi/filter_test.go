@@ -17,8 +17,14 @@ func FuzzParseFilter(f *testing.F) {
 		f.Add(q, true)
 	}
 	f.Fuzz(func(t *testing.T, raw string, paged bool) {
-		q, err := url.ParseQuery(raw)
+		q, err := parseQuery(raw, append([]string{"cursor", "limit"}, filterParams...)...)
 		if err != nil {
+			if code := fault.CodeOf(err); code != fault.InvalidRequest {
+				t.Fatalf("%q: parseQuery code %s, want invalid_request", raw, code)
+			}
+			if values, perr := url.ParseQuery(raw); perr == nil && !repeated(values) && !unknown(values) {
+				t.Fatalf("%q: refused %v, though well formed, once each and known", raw, err)
+			}
 			return
 		}
 		flt, err := parseFilter(q, "key_1", paged)
@@ -47,4 +53,24 @@ func FuzzParseFilter(f *testing.F) {
 			t.Fatalf("%q: an export got limit %d, cursor %q", raw, flt.Limit, flt.Cursor)
 		}
 	})
+}
+
+func repeated(v url.Values) bool {
+	for _, vs := range v {
+		if len(vs) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+func unknown(v url.Values) bool {
+	for name := range v {
+		switch name {
+		case "chain", "level", "from", "to", "cursor", "limit":
+		default:
+			return true
+		}
+	}
+	return false
 }

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -59,15 +59,22 @@ func (s *Server) historyOnly(next func(http.ResponseWriter, *http.Request, *Acco
 	}
 }
 
+// filterParams are the parameters of a scan filter; pageParams those of
+// a page of them.
+var (
+	filterParams = []string{"chain", "level", "from", "to"}
+	pageParams   = []string{"cursor", "limit"}
+)
+
 // parseFilter reads chain, level, from, to (RFC 3339; to is exclusive),
 // cursor and limit from the query.
-func parseFilter(q url.Values, keyID string, paged bool) (store.ScanFilter, error) {
-	f := store.ScanFilter{KeyID: keyID, Chain: q.Get("chain"), Level: q.Get("level")}
+func parseFilter(q query, keyID string, paged bool) (store.ScanFilter, error) {
+	f := store.ScanFilter{KeyID: keyID, Chain: q["chain"], Level: q["level"]}
 	if f.Level != "" && risk.LevelOf(levelScore(f.Level)) != risk.Level(f.Level) {
 		return f, fault.Errorf(fault.InvalidRequest, "level must be minimal, low, medium, high or critical")
 	}
 	for name, dst := range map[string]*time.Time{"from": &f.From, "to": &f.To} {
-		if v := q.Get(name); v != "" {
+		if v := q[name]; v != "" {
 			t, err := time.Parse(time.RFC3339Nano, v)
 			if err != nil {
 				return f, fault.Errorf(fault.InvalidRequest, "%s must be an RFC 3339 time such as 2026-11-21T10:00:00Z", name)
@@ -81,9 +88,9 @@ func parseFilter(q url.Values, keyID string, paged bool) (store.ScanFilter, erro
 	if !paged {
 		return f, nil
 	}
-	f.Cursor = q.Get("cursor")
+	f.Cursor = q["cursor"]
 	f.Limit = defaultPageSize
-	if v := q.Get("limit"); v != "" {
+	if v := q["limit"]; v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxPageSize {
 			return f, fault.Errorf(fault.InvalidRequest, "limit must be a whole number from 1 to %d", maxPageSize)
@@ -112,7 +119,12 @@ func levelScore(level string) float64 {
 }
 
 func (s *Server) handleListScans(w http.ResponseWriter, r *http.Request, a *Account) {
-	f, err := parseFilter(r.URL.Query(), a.Key.ID, true)
+	q, err := parseQuery(r.URL.RawQuery, slices.Concat(filterParams, pageParams)...)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	f, err := parseFilter(q, a.Key.ID, true)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -160,12 +172,17 @@ var csvHeader = []string{"scan_id", "created_at", "address", "chain", "risk_leve
 // (one summary row per scan) or NDJSON (one full report per line). Rows go
 // out as the store yields them; nothing is held in memory.
 func (s *Server) handleExport(w http.ResponseWriter, r *http.Request, a *Account) {
-	format := r.URL.Query().Get("format")
+	q, err := parseQuery(r.URL.RawQuery, append([]string{"format"}, filterParams...)...)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	format := q["format"]
 	if format != "csv" && format != "ndjson" {
 		s.writeProblem(w, r, fault.InvalidRequest, "format must be csv or ndjson")
 		return
 	}
-	f, err := parseFilter(r.URL.Query(), a.Key.ID, false)
+	f, err := parseFilter(q, a.Key.ID, false)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -297,7 +297,7 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 func statusCodes() map[fault.Code]int {
 	out := map[fault.Code]int{}
 	for _, c := range []fault.Code{fault.InvalidJSON, fault.InvalidAddress, fault.InvalidChecksum, fault.InvalidRequest, fault.InvalidWebhookURL,
-		fault.Unauthorized, fault.PlanForbidden, fault.NotFound, fault.TokenNotFound, fault.MethodNotAllowed,
+		fault.Unauthorized, fault.PlanForbidden, fault.NotFound, fault.TokenNotFound, fault.MethodNotAllowed, fault.RequestTimeout,
 		fault.BodyTooLarge, fault.UnsupportedMediaType, fault.NotAToken, fault.RateLimited, fault.QuotaExceeded,
 		fault.Overloaded, fault.UpstreamError, fault.UpstreamTimeout, fault.Unavailable, fault.Internal} {
 		out[c] = httpapi.StatusOf(c)

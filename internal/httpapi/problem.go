@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -25,6 +26,7 @@ var statusOf = map[fault.Code]int{
 	fault.NotFound:             http.StatusNotFound,
 	fault.TokenNotFound:        http.StatusNotFound,
 	fault.MethodNotAllowed:     http.StatusMethodNotAllowed,
+	fault.RequestTimeout:       http.StatusRequestTimeout,
 	fault.BodyTooLarge:         http.StatusRequestEntityTooLarge,
 	fault.UnsupportedMediaType: http.StatusUnsupportedMediaType,
 	fault.NotAToken:            http.StatusUnprocessableEntity,
@@ -71,13 +73,35 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.DebugContext(r.Context(), "request cancelled by client", "request_id", requestID(r.Context()), "err", redact(err.Error()))
 		return
 	}
-	if code == fault.Internal || code == fault.Unavailable || code == fault.UpstreamError || code == fault.UpstreamTimeout {
-		s.log.ErrorContext(r.Context(), "request failed", "request_id", requestID(r.Context()), "code", code, "err", redact(err.Error()))
+	if level, ok := LogLevelOf(err); ok {
+		s.log.Log(r.Context(), level, "request failed", "request_id", requestID(r.Context()), "code", code, "err", redact(err.Error()))
 	}
 	if code == fault.Overloaded && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", strconv.Itoa(int(overloadedRetry/time.Second)))
 	}
 	s.writeProblem(w, r, code, fault.MessageOf(err))
+}
+
+// LogLevelOf says whether an error answered to a client gets a log line of
+// its own besides the access log (which names every request's status and
+// code), and at which level. ERROR is for what the operator must act on:
+// an internal fault, a node that failed or timed out (502/504), a store
+// or limiter that is down (503). A client's mistake (every 4xx) and a
+// refusal by configuration (a chain this server does not enable, 503
+// marked fault.NotServed) get none: the access log's INFO line is the
+// record. An overloaded answer (503 overloaded) is load, not a fault: the
+// admission metrics count it.
+func LogLevelOf(err error) (slog.Level, bool) {
+	switch fault.CodeOf(err) {
+	case fault.Internal, fault.UpstreamError, fault.UpstreamTimeout:
+		return slog.LevelError, true
+	case fault.Unavailable:
+		if errors.Is(err, fault.NotServed) {
+			return 0, false
+		}
+		return slog.LevelError, true
+	}
+	return 0, false
 }
 
 // urlPattern finds URLs, which may carry credentials (RPC provider keys

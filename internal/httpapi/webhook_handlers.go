@@ -71,9 +71,9 @@ func (s *Server) webhooksOnly(next func(http.ResponseWriter, *http.Request, *Acc
 
 func decodeWebhookRequest(body io.Reader) (webhookRequest, error) {
 	var req webhookRequest
-	data, err := io.ReadAll(body)
+	data, err := readBody(body)
 	if err != nil {
-		return req, jsonError(err)
+		return req, err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return req, fault.Errorf(fault.InvalidJSON, "the body is empty; send {\"url\": \"https://…\", \"events\": [\"*\"]}")
@@ -180,8 +180,13 @@ const maxDeliveries = 100
 // handleListDeliveries is GET /api/v1/webhooks/{id}/deliveries: the
 // newest deliveries (limit, default 50, at most 100) with every attempt.
 func (s *Server) handleListDeliveries(w http.ResponseWriter, r *http.Request, a *Account) {
+	q, err := parseQuery(r.URL.RawQuery, "limit")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	limit := 50
-	if v := r.URL.Query().Get("limit"); v != "" {
+	if v := q["limit"]; v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxDeliveries {
 			s.writeProblem(w, r, fault.InvalidRequest, fmt.Sprintf("limit must be an integer from 1 to %d", maxDeliveries))

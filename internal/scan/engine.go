@@ -214,7 +214,7 @@ func (e *Engine) Allowed(address string, planChains []string) (chains.Address, e
 		}
 	}
 	if _, ok := e.adapters[addr.Kind]; !ok || !enabled {
-		return addr, fault.Errorf(fault.Unavailable, "no %s chain of your plan is enabled on this server", addr.Kind)
+		return addr, fault.Wrap(fault.NotServed, fault.Unavailable, fmt.Sprintf("no %s chain of your plan is enabled on this server", addr.Kind))
 	}
 	return addr, nil
 }

@@ -106,7 +106,7 @@ func (a *Adapter) Assess(ctx context.Context, req scan.Request) (*scan.Assessmen
 func (a *Adapter) chainFor(req scan.Request) (chains.Chain, error) {
 	enabled := a.reg.Enabled(chains.Solana)
 	if len(enabled) == 0 {
-		return chains.Chain{}, fault.Errorf(fault.Unavailable, "Solana is not enabled on this server")
+		return chains.Chain{}, fault.Wrap(fault.NotServed, fault.Unavailable, "Solana is not enabled on this server")
 	}
 	for _, c := range enabled {
 		if slices.Contains(req.Chains, c.Key) {

@@ -284,8 +284,8 @@ func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
 
 func (p *Pages) renderError(w http.ResponseWriter, r *http.Request, address string, err error) {
 	code := fault.CodeOf(err)
-	if code == fault.Internal {
-		p.d.Logger.ErrorContext(r.Context(), "web: page failed", "err", err)
+	if level, ok := httpapi.LogLevelOf(err); ok {
+		p.d.Logger.Log(r.Context(), level, "web: page failed", "code", code, "err", httpapi.Redact(err.Error()))
 	}
 	title := map[fault.Code]string{
 		fault.InvalidAddress: "Not an address", fault.InvalidChecksum: "Checksum mismatch",
