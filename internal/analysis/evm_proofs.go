@@ -260,9 +260,35 @@ func evmProofFlags(f *EVMContractFacts, renounced bool, raised map[string]bool) 
 
 // evmSimProofFlags raises the simulation flags the proofs above
 // establish: the whole holding refused while 99.9% sells, a sell through
-// the router refused while the direct one worked, and a sell refused
-// past a threshold (a block, a time, a size).
+// the router refused while the direct one worked, a sell refused past a
+// threshold (a block, a time, a size), and real holders refused where a
+// fresh wallet sold. The honeypot proofs raise one HONEYPOT_CANNOT_SELL
+// between them (the first that holds: one fact, one flag).
 func evmSimProofFlags(sim *EVMSimulation) []risk.Flag {
+	flags := evmSimProofFlagsAll(sim)
+	out := flags[:0]
+	honeypot := false
+	for _, f := range flags {
+		if f.Code == risk.HoneypotCannotSell {
+			if honeypot {
+				continue
+			}
+			honeypot = true
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// HolderSellsHoneypot says the real holders' sells prove a honeypot that
+// a fresh wallet's sell does not show: at least two holders tried and at
+// least half of them refused (one refused holder may be one blacklisted
+// wallet: a warning, not a honeypot).
+func HolderSellsHoneypot(h *EVMHolderSells) bool {
+	return h != nil && h.Tried >= 2 && 2*h.Failed >= h.Tried
+}
+
+func evmSimProofFlagsAll(sim *EVMSimulation) []risk.Flag {
 	var flags []risk.Flag
 	if sim.SellAll.Refused() {
 		detail := "Selling the whole holding was refused while 99.9% of it sold"
@@ -290,7 +316,30 @@ func evmSimProofFlags(sim *EVMSimulation) []risk.Flag {
 		flags = append(flags, risk.NewFlag(risk.HoneypotCannotSell, "Sells fail past a threshold", detail+"."))
 		break
 	}
+	if h := sim.HolderSells; directSold && HolderSellsHoneypot(h) {
+		flags = append(flags, risk.NewFlag(risk.HoneypotCannotSell, "Real holders cannot sell",
+			fmt.Sprintf("A fresh wallet sold, but %d of %d real holders' simulated sells were refused: %s.",
+				h.Failed, h.Tried, strings.Join(h.FailedHolders, ", "))))
+	}
 	return flags
+}
+
+// evmHolderSellWarnings says what the real holders' sells showed short of
+// a honeypot: a few holders refused, balances that fell without their
+// holder sending.
+func evmHolderSellWarnings(sim *EVMSimulation) []string {
+	h := sim.HolderSells
+	if h == nil {
+		return nil
+	}
+	var out []string
+	if h.Failed > 0 && !(sim.CanSell != nil && *sim.CanSell && HolderSellsHoneypot(h)) {
+		out = append(out, fmt.Sprintf("simulation: %d of %d real holders' sells were refused (%s)", h.Failed, h.Tried, strings.Join(h.FailedHolders, ", ")))
+	}
+	if len(h.Siphoned) > 0 {
+		out = append(out, "simulation: holders that never sent hold less than their Transfer logs give (balances taken without a Transfer of theirs): "+strings.Join(h.Siphoned, ", "))
+	}
+	return out
 }
 
 func evmPctOrUnknown(v *float64) string {

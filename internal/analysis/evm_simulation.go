@@ -159,6 +159,7 @@ func AnalyseEVMSimulation(sim *EVMSimulation, hasPool bool) ([]risk.Flag, []stri
 			"A simulated sell back to the pool failed"+reason+later+"."))
 	}
 	flags = append(flags, evmSimProofFlags(sim)...)
+	warnings = append(warnings, evmHolderSellWarnings(sim)...)
 	taxFlag := func(code string, name string, tax *float64) {
 		if tax != nil && *tax > risk.TaxHighPct {
 			flags = append(flags, risk.NewFlag(code, fmt.Sprintf("%s tax is %s%%", name, evmPct(*tax)),

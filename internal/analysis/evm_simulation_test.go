@@ -106,3 +106,61 @@ func TestAnalyseEVMSimulationReportsNotes(t *testing.T) {
 		})
 	}
 }
+
+// TestHolderSellsProveHoneypots: a token a fresh wallet sells but whose
+// real holders cannot is a honeypot with the holders named; one refused
+// holder of many is a warning (a single blacklisted wallet), never the
+// flag; siphoned balances are a warning; the router and holder proofs
+// raise one HONEYPOT_CANNOT_SELL between them.
+func TestHolderSellsProveHoneypots(t *testing.T) {
+	sells := func(tried, failed int, siphoned ...string) *EVMSimulation {
+		s := &EVMSimulation{CanBuy: evmBoolPtr(true), CanSell: evmBoolPtr(true), BuyTax: evmF(0), SellTax: evmF(0), TransferTax: evmF(0)}
+		s.HolderSells = &EVMHolderSells{Tried: tried, Failed: failed, Siphoned: siphoned}
+		for i := range failed {
+			s.HolderSells.FailedHolders = append(s.HolderSells.FailedHolders, "0xh"+string(rune('a'+i)))
+		}
+		return s
+	}
+	tests := []struct {
+		name        string
+		sim         *EVMSimulation
+		honeypots   int
+		warning     string
+		notHoneypot bool
+	}{
+		{name: "every holder refused", sim: sells(8, 8), honeypots: 1, notHoneypot: false},
+		{name: "half refused", sim: sells(6, 3), honeypots: 1},
+		{name: "one of ten refused", sim: sells(10, 1), warning: "1 of 10 real holders' sells were refused (0xha)", notHoneypot: true},
+		{name: "one holder tried and refused", sim: sells(1, 1), warning: "1 of 1", notHoneypot: true},
+		{name: "all sold", sim: sells(9, 0), notHoneypot: true},
+		{name: "siphoned", sim: sells(9, 0, "0xdead1"), warning: "hold less than their Transfer logs give", notHoneypot: true},
+		{name: "router and holders: one flag", sim: func() *EVMSimulation {
+			s := sells(5, 5)
+			s.RouterSell = &EVMRouterSell{CanSell: evmBoolPtr(false)}
+			return s
+		}(), honeypots: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			flags, warnings := AnalyseEVMSimulation(tt.sim, true)
+			n := 0
+			for _, f := range flags {
+				if f.Code == risk.HoneypotCannotSell {
+					n++
+					if tt.name == "every holder refused" && !strings.Contains(f.Detail, "0xha, 0xhb") {
+						t.Errorf("detail %q does not name the holders", f.Detail)
+					}
+				}
+			}
+			if n != tt.honeypots {
+				t.Errorf("%d HONEYPOT_CANNOT_SELL flags, want %d: %v", n, tt.honeypots, flags)
+			}
+			if tt.warning != "" && !strings.Contains(strings.Join(warnings, "|"), tt.warning) {
+				t.Errorf("warnings %q, want one with %q", warnings, tt.warning)
+			}
+			if got := EVMNotHoneypot(tt.sim); got != tt.notHoneypot {
+				t.Errorf("EVMNotHoneypot = %v, want %v", got, tt.notHoneypot)
+			}
+		})
+	}
+}
