@@ -43,7 +43,9 @@ type config struct {
 	dir      string
 	only     string
 	labelled bool
+	backdoor bool
 	limit    int
+	minPower float64
 	workers  int
 	timeout  time.Duration
 	misses   string
@@ -56,7 +58,9 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("corpus", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.only, "only", "", "only tokens labelled (true or false) for this behaviour: mint, leak or limit")
-	fs.BoolVar(&c.labelled, "labelled", false, "only labelled tokens")
+	fs.BoolVar(&c.labelled, "labelled", false, "only labelled tokens (behaviour labels or backdoor powers)")
+	fs.BoolVar(&c.backdoor, "backdoors", false, "only tokens with a backdoor power label (backdoors.json)")
+	fs.Float64Var(&c.minPower, "min-power-recall", 0, "fail (exit 1) when a backdoor power's recall is below this")
 	fs.IntVar(&c.limit, "limit", 0, "at most N tokens (after -only/-labelled), 0 for all")
 	fs.IntVar(&c.workers, "workers", 2, "tokens scanned at once")
 	fs.DurationVar(&c.timeout, "timeout", 30*time.Second, "per-token scan deadline; a scan past it counts as a timeout")
@@ -92,7 +96,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if c.only != "" {
 			return t.Labels[c.only] == nil
 		}
-		return c.labelled && !t.Labelled()
+		if c.backdoor {
+			return !t.Backdoor()
+		}
+		return c.labelled && !t.Labelled() && !t.Backdoor()
 	})
 	if c.limit > 0 && len(tokens) > c.limit {
 		tokens = tokens[:c.limit]
@@ -125,16 +132,43 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	scores, misses := corpus.Tally(results)
+	powers, powerMisses := corpus.TallyPowers(results)
+	misses = append(misses, powerMisses...)
 	if c.misses != "" {
 		if err := writeMisses(c.misses, misses); err != nil {
 			return err
 		}
 	}
 	macro := report(stdout, results, scores, c.only, time.Since(started))
+	worst := reportPowers(stdout, powers)
 	if c.minF1 > 0 && macro < c.minF1 {
 		return fmt.Errorf("macro F1 %.3f is below -min-f1 %.3f", macro, c.minF1)
 	}
+	if c.minPower > 0 && worst < c.minPower {
+		return fmt.Errorf("a backdoor power's recall %.3f is below -min-power-recall %.3f", worst, c.minPower)
+	}
 	return nil
+}
+
+// reportPowers prints the recall per backdoor power (backdoors.json:
+// positives only, so recall alone) and returns the lowest (1 when no
+// token carries a power).
+func reportPowers(w io.Writer, powers map[string]*corpus.Score) float64 {
+	worst, any := 1.0, false
+	var parts []string
+	for _, p := range corpus.Powers {
+		s := powers[p]
+		if s.TP+s.FN == 0 {
+			continue
+		}
+		any = true
+		worst = min(worst, s.Recall())
+		parts = append(parts, fmt.Sprintf("%s %d/%d %.3f", p, s.TP, s.TP+s.FN, s.Recall()))
+	}
+	if any {
+		fmt.Fprintf(w, "backdoors (recall per power, positives only): %s\n", strings.Join(parts, ", "))
+	}
+	return worst
 }
 
 func writeMisses(path string, misses []corpus.Miss) error {
@@ -158,13 +192,15 @@ func writeMisses(path string, misses []corpus.Miss) error {
 // report prints the figures and returns the macro F1 (over the behaviours
 // measured).
 func report(w io.Writer, results []corpus.Result, scores map[string]*corpus.Score, only string, took time.Duration) float64 {
-	var labelled, deployed, owner, guard, funded, pool, reports, panics, timeouts int
+	var labelled, backdoors, deployed, owner, guard, funded, pool, reports, panics, timeouts int
 	var uPanics, uTimeouts, uCount int
 	errs := map[string]int{}
 	var times []time.Duration
 	for _, r := range results {
 		if r.Token.Labelled() {
 			labelled++
+		} else if r.Token.Backdoor() {
+			backdoors++
 		} else {
 			uCount++
 			if r.Panicked {
@@ -206,7 +242,7 @@ func report(w io.Writer, results []corpus.Result, scores map[string]*corpus.Scor
 		}
 	}
 	n := len(results)
-	fmt.Fprintf(w, "corpus: %d tokens (%d labelled, %d unlabelled) in %s\n", n, labelled, uCount, took.Round(time.Second))
+	fmt.Fprintf(w, "corpus: %d tokens (%d labelled, %d with backdoor powers only, %d unlabelled) in %s\n", n, labelled, backdoors, uCount, took.Round(time.Second))
 	fmt.Fprintf(w, "seeding: deployed %d, owner set %d (caller checks alone or beside a getter: %d), balances funded %d, pool with reserves %d\n", deployed, owner, guard, funded, pool)
 	fmt.Fprintf(w, "scans: %d reports, %d panics, %d timeouts, %d errors%s\n", reports, panics, timeouts, n-reports-panics-timeouts, formatKinds(errs))
 	if uCount > 0 {

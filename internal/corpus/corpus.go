@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -26,6 +27,17 @@ const (
 // Behaviours lists the labelled behaviours in report order.
 var Behaviours = []string{Mint, Leak, Limit}
 
+// The backdoor powers backdoors.json labels (positives only).
+const (
+	PowerMint      = "mint"
+	PowerBlacklist = "blacklist"
+	PowerPause     = "pause"
+	PowerSeize     = "seize"
+)
+
+// Powers lists the backdoor powers in report order.
+var Powers = []string{PowerMint, PowerBlacklist, PowerPause, PowerSeize}
+
 // Token is one corpus entry: its mainnet address, runtime code and labels
 // (nil for an unlabelled token).
 type Token struct {
@@ -34,6 +46,20 @@ type Token struct {
 	// Labels maps a behaviour to true (present), false (a near miss:
 	// flagged upstream but not really there) or nil (unknown).
 	Labels map[string]*bool
+	// Powers maps a backdoor power (backdoors.json) to true (the study
+	// confirmed it) or nil (unknown); it has no false: it measures
+	// recall only.
+	Powers map[string]*bool
+}
+
+// Backdoor says whether the token carries at least one backdoor power.
+func (t Token) Backdoor() bool {
+	for _, v := range t.Powers {
+		if v != nil && *v {
+			return true
+		}
+	}
+	return false
 }
 
 // Labelled says whether the token carries at least one known label.
@@ -52,12 +78,14 @@ type entry struct {
 	CodeFile string           `json:"code_file"`
 }
 
-// Load reads the corpus in dir: labelled.json, then unlabelled.json (each
-// optional), with every token's code.
+// Load reads the corpus in dir: labelled.json, then unlabelled.json, then
+// backdoors.json (each optional), with every token's code. A backdoor
+// entry whose address is already listed adds its powers to that token.
 func Load(dir string) ([]Token, error) {
 	var out []Token
 	found := false
-	for _, name := range []string{"labelled.json", "unlabelled.json"} {
+	index := map[common.Address]int{}
+	for _, name := range []string{"labelled.json", "unlabelled.json", "backdoors.json"} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if os.IsNotExist(err) {
 			continue
@@ -77,6 +105,20 @@ func Load(dir string) ([]Token, error) {
 			if e.CodeFile == "" || filepath.IsAbs(e.CodeFile) || strings.Contains(e.CodeFile, "..") {
 				return nil, fmt.Errorf("corpus: %s: %s: bad code_file %q", name, e.Address, e.CodeFile)
 			}
+			addr := common.HexToAddress(e.Address)
+			labels, powers := e.Labels, map[string]*bool(nil)
+			if name == "backdoors.json" {
+				labels, powers = nil, e.Labels
+				for p, v := range powers {
+					if !slices.Contains(Powers, p) || (v != nil && !*v) {
+						return nil, fmt.Errorf("corpus: %s: %s: label %q: want a power (%s), true or null", name, e.Address, p, strings.Join(Powers, ", "))
+					}
+				}
+				if i, ok := index[addr]; ok {
+					out[i].Powers = powers
+					continue
+				}
+			}
 			raw, err := os.ReadFile(filepath.Join(dir, e.CodeFile))
 			if err != nil {
 				return nil, fmt.Errorf("corpus: %s: %w", e.Address, err)
@@ -85,11 +127,12 @@ func Load(dir string) ([]Token, error) {
 			if err != nil {
 				return nil, fmt.Errorf("corpus: %s: code: %w", e.Address, err)
 			}
-			out = append(out, Token{Address: common.HexToAddress(e.Address), Code: code, Labels: e.Labels})
+			index[addr] = len(out)
+			out = append(out, Token{Address: addr, Code: code, Labels: labels, Powers: powers})
 		}
 	}
 	if !found {
-		return nil, fmt.Errorf("corpus: no labelled.json or unlabelled.json in %s", dir)
+		return nil, fmt.Errorf("corpus: no labelled.json, unlabelled.json or backdoors.json in %s", dir)
 	}
 	return out, nil
 }

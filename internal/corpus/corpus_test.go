@@ -3,6 +3,8 @@ package corpus_test
 import (
 	"context"
 	"math/big"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -205,5 +207,82 @@ func TestCanTransfer(t *testing.T) {
 	clone := common.FromHex("0x363d3d373d3d3d363d73" + notAToken.Hex()[2:] + "5af43d82803e903d91602b57fd5bf3")
 	if !(corpus.Token{Code: clone}).CanTransfer() {
 		t.Error("an EIP-1167 clone is scored apart: its implementation decides, so it must count as a token")
+	}
+}
+
+// backdoors.json adds its powers to a token already listed and loads a
+// new one on its own; a power label that is not true or null, or not a
+// power, is refused (the file measures recall only).
+func TestLoadBackdoors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/corpus")); err != nil {
+		t.Fatal(err)
+	}
+	code := "code/0x0886949c1b8c412860c4264ceb8083d1365e86cf.hex"
+	write := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "backdoors.json"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`[{"address": "0x0886949c1b8c412860c4264ceb8083d1365e86cf", "labels": {"mint": null, "blacklist": null, "pause": true, "seize": null}, "code_file": "` + code + `", "source": "s"},
+{"address": "0x00000000000000000000000000000000000000b1", "labels": {"mint": true, "blacklist": null, "pause": null, "seize": true}, "code_file": "` + code + `", "source": "s", "note": "n"}]`)
+	tokens, err := corpus.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tokens) != 8 {
+		t.Fatalf("loaded %d tokens, want 8 (7 labelled, 1 new backdoor)", len(tokens))
+	}
+	var merged, added *corpus.Token
+	for i := range tokens {
+		switch tokens[i].Address {
+		case pausable:
+			merged = &tokens[i]
+		case common.HexToAddress("0xb1"):
+			added = &tokens[i]
+		}
+	}
+	if merged == nil || !merged.Backdoor() || merged.Powers[corpus.PowerPause] == nil || !merged.Labelled() {
+		t.Errorf("the listed token lost its labels or did not gain its power: %+v", merged)
+	}
+	if added == nil || !added.Backdoor() || added.Labelled() || len(added.Code) == 0 {
+		t.Errorf("the new backdoor token: %+v", added)
+	}
+	for _, bad := range []string{`"pause": false`, `"freeze": true`} {
+		write(`[{"address": "0x00000000000000000000000000000000000000b1", "labels": {` + bad + `}, "code_file": "` + code + `"}]`)
+		if _, err := corpus.Load(dir); err == nil {
+			t.Errorf("labels {%s} load without error", bad)
+		}
+	}
+}
+
+// A backdoor power counts as found only from the flags that express it.
+func TestTallyPowers(t *testing.T) {
+	yes := true
+	tok := func(powers ...string) corpus.Token {
+		m := map[string]*bool{}
+		for _, p := range powers {
+			m[p] = &yes
+		}
+		return corpus.Token{Powers: m}
+	}
+	flag := func(code string) risk.Flag { return risk.Flag{Code: code} }
+	results := []corpus.Result{
+		{Token: tok(corpus.PowerMint, corpus.PowerSeize), Flags: []risk.Flag{flag(risk.OwnerCanMint)}},
+		{Token: tok(corpus.PowerSeize), Flags: []risk.Flag{flag(risk.OwnerCanChangeBalance)}},
+		{Token: tok(corpus.PowerPause), Flags: []risk.Flag{flag(risk.OwnerCanBlacklist)}},
+		{Token: tok(corpus.PowerBlacklist), Flags: []risk.Flag{flag(risk.WhitelistOnly)}},
+		{Token: tok(), Flags: []risk.Flag{flag(risk.OwnerCanPause)}},
+	}
+	scores, misses := corpus.TallyPowers(results)
+	want := map[string][2]int{corpus.PowerMint: {1, 0}, corpus.PowerSeize: {1, 1}, corpus.PowerPause: {0, 1}, corpus.PowerBlacklist: {1, 0}}
+	for p, w := range want {
+		if s := scores[p]; s.TP != w[0] || s.FN != w[1] || s.FP != 0 || s.TN != 0 {
+			t.Errorf("%s: %+v, want TP %d FN %d", p, *s, w[0], w[1])
+		}
+	}
+	if len(misses) != 2 {
+		t.Errorf("misses %v, want 2", misses)
 	}
 }

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/tokenrisk/tokenrisk/internal/risk"
@@ -53,6 +54,75 @@ func Behaviour(flags []risk.Flag) map[string][]string {
 		}
 	}
 	return out
+}
+
+// PowerBehaviour maps a report's flags to the backdoor powers they
+// establish (backdoors.json):
+//
+//   - mint: OWNER_CAN_MINT or OWNER_CAN_CHANGE_BALANCE (credit);
+//   - blacklist: OWNER_CAN_BLACKLIST, WHITELIST_ONLY (a chosen account's
+//     transfers switched on or off) or PER_ADDRESS_FEE (taxed away);
+//   - pause: OWNER_CAN_PAUSE, TRADING_SWITCH or OWNER_CAN_BLOCK_SELLS
+//     (every transfer or sell stopped);
+//   - seize: OWNER_CAN_SEIZE or OWNER_CAN_CHANGE_BALANCE (debit).
+//
+// It returns, per power, the codes that raised it.
+func PowerBehaviour(flags []risk.Flag) map[string][]string {
+	out := map[string][]string{}
+	add := func(p, code string) {
+		if !slices.Contains(out[p], code) {
+			out[p] = append(out[p], code)
+		}
+	}
+	for _, f := range flags {
+		switch f.Code {
+		case risk.OwnerCanMint:
+			add(PowerMint, f.Code)
+		case risk.OwnerCanChangeBalance:
+			add(PowerMint, f.Code)
+			add(PowerSeize, f.Code)
+		case risk.OwnerCanSeize:
+			add(PowerSeize, f.Code)
+		case risk.OwnerCanBlacklist, risk.WhitelistOnly, risk.PerAddressFee:
+			add(PowerBlacklist, f.Code)
+		case risk.OwnerCanPause, risk.TradingSwitch, risk.OwnerCanBlockSells:
+			add(PowerPause, f.Code)
+		}
+	}
+	return out
+}
+
+// TallyPowers counts, per backdoor power, the tokens labelled with it
+// that the report found (TP) and missed (FN), and lists the misses. The
+// labels are positives only: there is no FP or TN.
+func TallyPowers(results []Result) (map[string]*Score, []Miss) {
+	scores := map[string]*Score{}
+	for _, p := range Powers {
+		scores[p] = &Score{}
+	}
+	var misses []Miss
+	for _, r := range results {
+		found := PowerBehaviour(r.Flags)
+		for _, p := range Powers {
+			if l := r.Token.Powers[p]; l == nil || !*l {
+				continue
+			}
+			if len(found[p]) > 0 {
+				scores[p].TP++
+				continue
+			}
+			scores[p].FN++
+			m := Miss{Address: r.Token.Address.Hex(), Behaviour: "backdoor:" + p, Label: true, Flags: flagNames(r.Flags)}
+			if r.Err != nil {
+				m.Error = r.Err.Error()
+			}
+			if r.Seeded != nil {
+				m.Seeding = r.Seeded.AllNotes()
+			}
+			misses = append(misses, m)
+		}
+	}
+	return scores, misses
 }
 
 // Score counts one behaviour's verdicts against its labels.
