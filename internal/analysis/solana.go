@@ -61,8 +61,14 @@ type SolanaBondingCurveEvidence struct {
 
 // SolanaHolderEvidence is holder_analysis for a Solana mint.
 type SolanaHolderEvidence struct {
-	// HolderCount is known only when the node listed every token account.
-	HolderCount   *int           `json:"holder_count"`
+	// HolderCount counts holders with a balance, pools, burns and lockers
+	// left out: the owners listed when the node listed every token
+	// account, else the token accounts the counting query found with a
+	// balance, else (the count refused) the owners listed: a lower bound.
+	HolderCount *int `json:"holder_count"`
+	// HolderCountExact is false when HolderCount is a lower bound (the
+	// count refused, or its accounts not holding the whole supply).
+	HolderCountExact *bool `json:"holder_count_exact"`
 	TopHolders    []SolanaHolder `json:"top_holders"`
 	Top10SharePct *float64       `json:"top10_share_pct"`
 	// Insiders are the top holders tied to the creator or the launch;

@@ -408,6 +408,17 @@ type SolanaHolderFacts struct {
 	// limit that do not hold the whole supply: its token index misses
 	// accounts, so even the largest holders are not established.
 	Inconsistent bool
+	// Count is the counting query's answer (nil when the node would not
+	// answer it).
+	Count *SolanaHolderCount
+}
+
+// SolanaHolderCount counts a mint's token accounts with a non-zero
+// balance; Held is what they hold together (the supply when the node's
+// index has every account).
+type SolanaHolderCount struct {
+	Accounts int
+	Held     uint64
 }
 
 // SolanaTokenAccount is one token account with its owner.

@@ -92,19 +92,13 @@ func AnalyseSolanaHolders(f *SolanaFacts) (scan.Section, []string) {
 	ev := SolanaHolderEvidence{TopHolders: holders}
 	var flags []risk.Flag
 	status := scan.Complete
-	if f.Holders.Complete {
-		n := 0
-		for _, h := range holders {
-			if h.Amount > 0 && !solanaOutOfCirculation(h.Label) {
-				n++
-			}
-		}
-		ev.HolderCount = &n
-		if n < risk.FewHoldersCount {
-			flags = append(flags, risk.NewFlag(risk.FewHolders, fmt.Sprintf("Only %d holders", n), "The node listed every token account of the mint; pools, burns and lockers are not counted.").WithValue(float64(n)))
-		}
-	} else {
-		warnings = append(warnings, "holders: holder_count not established (the node lists only the 20 largest token accounts)")
+	n, exact, how := solanaHolderCount(f, holders)
+	ev.HolderCount, ev.HolderCountExact = &n, &exact
+	switch {
+	case !exact:
+		warnings = append(warnings, fmt.Sprintf("holders: holder_count %d is a lower bound: %s", n, how))
+	case n < risk.FewHoldersCount:
+		flags = append(flags, risk.NewFlag(risk.FewHolders, fmt.Sprintf("Only %d holders", n), how+"; pools, burns and lockers are not counted.").WithValue(float64(n)))
 	}
 	unresolved := false
 	for _, a := range f.Holders.Accounts {
@@ -252,4 +246,32 @@ func solanaInsiderPoolEstablished(f *SolanaFacts) bool {
 		}
 	}
 	return true
+}
+
+// solanaHolderCount counts the holders with a balance, pools, burns and
+// lockers left out, says whether the count is exact, and how it was
+// taken.
+func solanaHolderCount(f *SolanaFacts, holders []SolanaHolder) (n int, exact bool, how string) {
+	owners, outAccounts := 0, 0
+	for _, h := range holders {
+		switch {
+		case h.Amount == 0:
+		case solanaOutOfCirculation(h.Label):
+			outAccounts += len(h.TokenAccounts)
+		default:
+			owners++
+		}
+	}
+	hc := f.Holders.Count
+	switch {
+	case f.Holders.Complete:
+		return owners, true, "The node listed every token account of the mint"
+	case hc != nil:
+		n := max(hc.Accounts-outAccounts, owners)
+		if hc.Held != f.Mint.Supply {
+			return n, false, fmt.Sprintf("the %d token accounts counted hold %d of %d raw units of supply (the node's index misses accounts)", hc.Accounts, hc.Held, f.Mint.Supply)
+		}
+		return n, true, fmt.Sprintf("A count of the mint's token accounts found %d with a balance", hc.Accounts)
+	}
+	return owners, false, fmt.Sprintf("the node listed %d token accounts and would not count the rest", len(f.Holders.Accounts))
 }

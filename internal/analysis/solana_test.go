@@ -1,7 +1,10 @@
 package analysis_test
 
 import (
+	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -326,8 +329,10 @@ func TestAnalyseSolanaHolders(t *testing.T) {
 			if ev.Top10SharePct == nil || *ev.Top10SharePct != tt.top10 {
 				t.Errorf("top-10 share = %v, want %v", ev.Top10SharePct, tt.top10)
 			}
-			if (ev.HolderCount == nil) != (tt.count == nil) || (tt.count != nil && *ev.HolderCount != *tt.count) {
-				t.Errorf("holder count = %v, want %v", ev.HolderCount, tt.count)
+			// A list that is not every account gives a lower bound,
+			// never a null past its holders.
+			if ev.HolderCount == nil || ev.HolderCountExact == nil || *ev.HolderCountExact != (tt.count != nil) || (tt.count != nil && *ev.HolderCount != *tt.count) {
+				t.Errorf("holder count = %v (exact %v), want %v", ev.HolderCount, ev.HolderCountExact, tt.count)
 			}
 			if sec.Status != tt.status {
 				t.Errorf("status = %s, want %s", sec.Status, tt.status)
@@ -434,6 +439,46 @@ func TestSolanaChecklist(t *testing.T) {
 			tt.modify(f)
 			if got := analysis.SolanaChecklist(f); got != tt.want {
 				t.Errorf("checklist = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestAnalyseSolanaHolderCount: the counting query's answer is the holder
+// count (pools, burns and lockers among the largest left out) when its
+// accounts hold the whole supply, else a lower bound with a warning.
+func TestAnalyseSolanaHolderCount(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		count    analysis.SolanaHolderCount
+		want     int
+		exact    bool
+		fewFlag  bool
+		warnings string
+	}{
+		{"counted, whole supply", analysis.SolanaHolderCount{Accounts: 1502, Held: 1_000_000_000}, 1501, true, false, ""},
+		// The count is never below the wallets listed (19).
+		{"counted, few", analysis.SolanaHolderCount{Accounts: 8, Held: 1_000_000_000}, 19, true, true, ""},
+		{"counted, index misses accounts", analysis.SolanaHolderCount{Accounts: 8, Held: 900_000_000}, 19, false, false, "is a lower bound"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := solanaBaseFacts()
+			accounts := []analysis.SolanaTokenAccount{{Address: "L", Amount: 300_000_000, Owner: solanaStr("Locker")}}
+			for i := range 19 {
+				accounts = append(accounts, analysis.SolanaTokenAccount{Address: fmt.Sprint("A", i), Amount: 1_000_000, Owner: solanaStr(fmt.Sprint("W", i))})
+			}
+			c := tt.count
+			f.Holders = &analysis.SolanaHolderFacts{Accounts: accounts, Count: &c}
+			sec, warnings := analysis.AnalyseSolanaHolders(f)
+			ev := sec.Evidence.(analysis.SolanaHolderEvidence)
+			if ev.HolderCount == nil || *ev.HolderCount != tt.want || *ev.HolderCountExact != tt.exact {
+				t.Errorf("holder count %v exact %v, want %d exact %v", ev.HolderCount, ev.HolderCountExact, tt.want, tt.exact)
+			}
+			if hasFew := slices.Contains(solanaCodes(sec.Flags), risk.FewHolders); hasFew != tt.fewFlag {
+				t.Errorf("flags %v", solanaCodes(sec.Flags))
+			}
+			if tt.warnings != "" && !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, tt.warnings) }) {
+				t.Errorf("no warning %q in %v", tt.warnings, warnings)
 			}
 		})
 	}

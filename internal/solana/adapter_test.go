@@ -120,8 +120,8 @@ func TestAssessPumpMint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := srv.Requests(); n != 3+insiderRequests(t, got.Holder.Evidence) {
-		t.Errorf("HTTP requests = %d, want 3 (one per round trip) and the insider check's", n)
+	if n := srv.Requests(); n != 3+countRequest+insiderRequests(t, got.Holder.Evidence) {
+		t.Errorf("HTTP requests = %d, want 3 (one per round trip), the holder count's and the insider check's", n)
 	}
 	// Nobody in the fixture set holds the pool's LP: who can withdraw
 	// the liquidity is unknown, so the pool check did not establish its
@@ -393,8 +393,8 @@ func TestAssessFailover(t *testing.T) {
 	if _, err := a.Assess(context.Background(), request(t, pumpMint)); err != nil {
 		t.Fatalf("failover to the second endpoint failed: %v", err)
 	}
-	if hits != 3 || srv.Requests() != 3 {
-		t.Errorf("first endpoint hit %d times, second %d; want 3 and 3 (each round trip fails over)", hits, srv.Requests())
+	if hits != 3+countRequest || srv.Requests() != 3+countRequest {
+		t.Errorf("first endpoint hit %d times, second %d; want 4 and 4 (each round trip and the holder count fail over)", hits, srv.Requests())
 	}
 
 	// A transient 503 on the only endpoint is retried.
@@ -404,8 +404,8 @@ func TestAssessFailover(t *testing.T) {
 	if _, err := a.Assess(context.Background(), request(t, pumpMint)); err != nil {
 		t.Fatalf("retry after 503 failed: %v", err)
 	}
-	if srv.Requests() != 5 {
-		t.Errorf("requests = %d, want 5 (2 failed + 3)", srv.Requests())
+	if srv.Requests() != 2+3+countRequest {
+		t.Errorf("requests = %d, want 6 (2 failed + 3 + the holder count)", srv.Requests())
 	}
 }
 
@@ -466,8 +466,8 @@ func TestAssessUpstreamHook(t *testing.T) {
 	// getProgramAccounts: 8 DEXes x 2 mint positions, the DBC's and the
 	// LaunchLab's base position, the SOL/USDC price pools, and the CPMM
 	// pool's LP holders under both token programs and its LP's lock
-	// streams.
-	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 22, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
+	// streams; the holder count.
+	for method, want := range map[string]int{"getMultipleAccounts": 2, "getProgramAccounts": 22 + countRequest, "getTokenLargestAccounts": 1, "getEpochInfo": 1} {
 		if counts[method] != want {
 			t.Errorf("%s counted %d times, want %d", method, counts[method], want)
 		}

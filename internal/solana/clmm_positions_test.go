@@ -99,8 +99,8 @@ func TestAssessRaydiumCLMMPositions(t *testing.T) {
 				}
 			}
 			_, _, p := assessOnePool(t, srv, mayhemMint, "raydium_clmm")
-			if n := srv.Requests(); n != 4 {
-				t.Errorf("HTTP requests = %d, want 4 (the NFT's mint and holders after round trip 3)", n)
+			if n := srv.Requests(); n != 4+countRequest {
+				t.Errorf("HTTP requests = %d, want 4 (the NFT's mint and holders after round trip 3) and the holder count's", n)
 			}
 			if len(p.LPHolders) != 1 || p.LPHolders[0].Position != clmmPosition || p.LPHolders[0].Label != tt.label || p.LPHolders[0].Owner != tt.holder {
 				t.Fatalf("holders %+v", p.LPHolders)

@@ -65,6 +65,9 @@ type collector struct {
 	// mintFirstSlot is the slot of the mint's first transaction and
 	// creatorFirstSlot the creator's, when their whole history was read.
 	mintFirstSlot, creatorFirstSlot *uint64
+	// holderCount waits for the count of the mint's token accounts (nil
+	// when not counted).
+	holderCount func() *holderCount
 	// insiderBudget bounds the insider check (0: DefaultInsiderBudget).
 	insiderBudget time.Duration
 }
@@ -110,6 +113,10 @@ func (c *collector) collect(ctx context.Context) (*analysis.SolanaFacts, error) 
 	wg.Wait()
 	if err != nil {
 		return nil, err
+	}
+	if c.facts.Trusted == "" && c.mintData.Supply > 0 {
+		// A trusted token's holders are too many to count.
+		c.holderCount = c.startHolderCount(ctx)
 	}
 	c.roundTrip2(ctx)
 	c.roundTrip3(ctx)

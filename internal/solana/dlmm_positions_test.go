@@ -146,8 +146,8 @@ func TestAssessDLMMPositions(t *testing.T) {
 					t.Errorf("%s %v, want %v", k, want[k], v)
 				}
 			}
-			if n := srv.Requests(); n != 4 {
-				t.Errorf("HTTP requests = %d, want 4 (the bin arrays after round trip 3)", n)
+			if n := srv.Requests(); n != 4+countRequest {
+				t.Errorf("HTTP requests = %d, want 4 (the bin arrays after round trip 3) and the holder count's", n)
 			}
 		})
 	}

@@ -66,6 +66,14 @@
 // hold more than 10%; an unknown share leaves the verdict open (warning,
 // analysis partial), never a flag nor a "locked".
 //
+// Beside round trips 2 and 3, in a request of its own (so that a large
+// answer or a refusal fails only it), one getProgramAccounts on the
+// mint's token program counts its token accounts with a non-zero balance
+// (memcmp on the mint, each account sliced to its 8-byte amount, about
+// 150 bytes of answer per account); the holders wait for it at most
+// holderCountGrace past round trip 3. When the node refuses it the
+// holder count is a lower bound with a warning.
+//
 // Every account is checked against the question asked before it is
 // decoded: a pool a DEX search returned must be owned by that DEX's
 // program (and have its pool size where the layout is fixed), a vault,

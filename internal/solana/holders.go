@@ -11,6 +11,9 @@ import (
 func (c *collector) buildHolders(get func(PublicKey) (*Account, bool)) {
 	f := c.facts
 	if c.largest == nil {
+		if c.holderCount != nil {
+			c.holderCount() // the list failed: the count has nothing to stand with
+		}
 		return
 	}
 	// Fewer accounts than the node's limit is the whole list only if they
@@ -53,6 +56,14 @@ func (c *collector) buildHolders(get func(PublicKey) (*Account, bool)) {
 	sort.SliceStable(h.Accounts, func(i, j int) bool { return h.Accounts[i].Amount > h.Accounts[j].Amount })
 	if unresolved > 0 {
 		f.Warnings.Holder = append(f.Warnings.Holder, fmt.Sprintf("holders: %d of %d token account owners unresolved", unresolved, len(h.Accounts)))
+	}
+	if c.holderCount != nil {
+		switch hc := c.holderCount(); {
+		case hc.err != nil:
+			f.Warnings.Holder = append(f.Warnings.Holder, "holders: the node would not count the mint's token accounts: "+describe(hc.err))
+		default:
+			h.Count = &analysis.SolanaHolderCount{Accounts: hc.accounts, Held: hc.held}
+		}
 	}
 	f.Holders = h
 }

@@ -77,7 +77,7 @@ func TestAssessLPHolders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := srv.Requests(); n != 3+insiderRequests(t, got.Holder.Evidence) {
+			if n := srv.Requests(); n != 3+countRequest+insiderRequests(t, got.Holder.Evidence) {
 				t.Errorf("HTTP requests = %d, want 3 and the insider check's: the LP holders ride in round trip 3", n)
 			}
 			l := got.Liquidity.Evidence.(analysis.SolanaLiquidityEvidence)
