@@ -68,9 +68,9 @@ type SolanaHolderEvidence struct {
 	HolderCount *int `json:"holder_count"`
 	// HolderCountExact is false when HolderCount is a lower bound (the
 	// count refused, or its accounts not holding the whole supply).
-	HolderCountExact *bool `json:"holder_count_exact"`
-	TopHolders    []SolanaHolder `json:"top_holders"`
-	Top10SharePct *float64       `json:"top10_share_pct"`
+	HolderCountExact *bool          `json:"holder_count_exact"`
+	TopHolders       []SolanaHolder `json:"top_holders"`
+	Top10SharePct    *float64       `json:"top10_share_pct"`
 	// Insiders are the top holders tied to the creator or the launch;
 	// null when the check could not run.
 	Insiders *insider.Result `json:"insiders"`

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -454,11 +455,14 @@ func TestAssessDegraded(t *testing.T) {
 func TestAssessUpstreamHook(t *testing.T) {
 	srv := newServer(t)
 	counts := map[string]int{}
+	var mu sync.Mutex // the hook is called from several goroutines
 	a := newAdapter(t, solana.Options{Upstream: func(chain, method string) {
 		if chain != "solana" {
 			t.Errorf("hook chain = %s", chain)
 		}
+		mu.Lock()
 		counts[method]++
+		mu.Unlock()
 	}}, srv.URL())
 	if _, err := a.Assess(context.Background(), request(t, pumpMint)); err != nil {
 		t.Fatal(err)
