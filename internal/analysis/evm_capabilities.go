@@ -135,6 +135,12 @@ func evmCapabilityTable(in evmCapabilityInputs) EVMCapabilities {
 	}
 
 	power(CapIsMintable, false, []string{EVMCapMint}, risk.OwnerCanMint)
+	if rel, ok := find(in.flags, risk.OwnerCanReleaseReserve); ok {
+		if e := t[CapIsMintable]; e.Value != nil && !*e.Value {
+			e.Source, e.Detail = rel.Source, "No mint: "+rel.Detail+" The probes found no other credit."
+			t[CapIsMintable] = e
+		}
+	}
 	power(CapOwnerChangeBalance, true, []string{EVMCapSeize, EVMCapBalanceChange}, risk.OwnerCanSeize, risk.OwnerCanChangeBalance)
 	power(CapIsBlacklisted, true, []string{EVMCapBlacklist}, risk.OwnerCanBlacklist)
 	power(CapSlippageModifiable, true, []string{EVMCapFeeChange}, risk.OwnerCanChangeFees, risk.FeeCapped)

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tokenrisk/tokenrisk/internal/risk"
@@ -280,4 +281,41 @@ func fmtStr(s *string) string {
 		return "null"
 	}
 	return *s
+}
+
+// A credit the declared supply already counts (a vesting or reserve
+// release) is no mint, hidden or not: its own low fact, is_mintable
+// false, no_mint true; the same credit beyond the supply stays a hidden
+// mint (critical).
+func TestReleaseIsNoMint(t *testing.T) {
+	credit := func(release *EVMRelease) *EVMContractFacts {
+		return evmContractWith(func(f *EVMContractFacts) {
+			f.Owner = evmTestOwner
+			f.Probe.Capabilities = []EVMCapability{{Name: EVMCapMint, Proven: evmBoolPtr(true), Caller: evmTestOwner, Role: "owner",
+				Evidence: "release(uint256): balances rose by 100 with 0 debited", Release: release}}
+		})
+	}
+	sec, cl, _ := AnalyseEVMContract(credit(&EVMRelease{Credited: "100", Refused: "2000"}))
+	table := sec.Evidence.(EVMContractEvidence).Capabilities
+	var codes []string
+	for _, fl := range sec.Flags {
+		codes = append(codes, fl.Code)
+		if fl.Code == risk.OwnerCanMint {
+			t.Errorf("a release raised %s: %s", fl.Code, fl.Detail)
+		}
+	}
+	if !slices.Contains(codes, risk.OwnerCanReleaseReserve) || !cl.NoMint {
+		t.Errorf("flags %v, no_mint %v: want OWNER_CAN_RELEASE_RESERVE and no_mint", codes, cl.NoMint)
+	}
+	if e := table[CapIsMintable]; e.Value == nil || *e.Value {
+		t.Errorf("is_mintable = %v (%s), want false", fmtBool(e.Value), e.Detail)
+	}
+	if lvl := risk.NewCatalogue().Score(sec.Flags).Level; lvl != risk.LevelLow {
+		t.Errorf("a release with a live owner reads %s, want low", lvl)
+	}
+
+	sec, _, _ = AnalyseEVMContract(credit(nil))
+	if lvl := risk.NewCatalogue().Score(sec.Flags).Level; lvl != risk.LevelCritical {
+		t.Errorf("a credit from nowhere through a function not named a mint reads %s, want critical (hidden mint)", lvl)
+	}
 }

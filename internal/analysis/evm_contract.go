@@ -52,6 +52,12 @@ type EVMCapability struct {
 	// Ceiling is, for a proven fee setter, the highest transfer or sell
 	// tax (percent) the probes could make it set.
 	Ceiling *float64 `json:"ceiling,omitempty"`
+	// Release is, for a proven mint, the proof that the credit is no
+	// mint: the total supply did not change and a credit larger than the
+	// supply was refused, so the tokens came from an allocation the
+	// declared supply already counts (a reserve or vesting release).
+	// OWNER_CAN_RELEASE_RESERVE says who can release how much.
+	Release *EVMRelease `json:"release,omitempty"`
 	// Code is true for a power read from the bytecode's storage writes
 	// (a balance or supply write behind a caller check), not matched by
 	// name and not proven; Selector is its function's selector.
@@ -415,6 +421,10 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			}
 			if n == EVMCapFeeChange && proven && c.Ceiling != nil {
 				fl = feeCeilingFlag(fl, *c.Ceiling)
+			}
+			if n == EVMCapMint && proven && c.Release != nil {
+				flags = append(flags, evmReleaseFlag(*c))
+				continue
 			}
 			if n == EVMCapMint && proven && !evmDeclaresMint(f.Code) {
 				// A mint through a function no buyer would read as one

@@ -348,3 +348,23 @@ func evmPctOrUnknown(v *float64) string {
 	}
 	return evmPct(*v) + "%"
 }
+
+// EVMRelease is a credit the declared total supply already counts.
+type EVMRelease struct {
+	// Credited is the largest amount one call credited (raw units), and
+	// Refused the amount (above the supply) the same call refused.
+	Credited string `json:"credited"`
+	Refused  string `json:"refused,omitempty"`
+}
+
+// evmReleaseFlag is OWNER_CAN_RELEASE_RESERVE for a mint proof that is a
+// release: who can release, through what, how much.
+func evmReleaseFlag(c EVMCapability) risk.Flag {
+	detail := c.Caller + " (" + c.Role + ") credited " + c.Release.Credited + " tokens (" + c.Evidence + ") with the total supply unchanged"
+	if c.Release.Refused != "" {
+		detail += ", and a credit of " + c.Release.Refused + " (more than the supply) was refused"
+	}
+	return risk.NewFlag(risk.OwnerCanReleaseReserve, "Owner can release reserved supply",
+		detail+": the tokens come from an allocation the declared supply already counts, not a mint.").
+		WithEvidence(risk.EvidenceProbe, c.Evidence)
+}

@@ -39,7 +39,14 @@ func TestScoringRules(t *testing.T) {
 			score(flags(risk.OwnerCanMint, risk.OwnerCanMint)), 60},
 		// Code-only evidence weighs half a proven power.
 		"code-only evidence weighs half": {score([]risk.Flag{code(risk.OwnerCanMint)}), 30},
-		"probe evidence weighs in full":  {score([]risk.Flag{probe(risk.OwnerCanMint)}), 60},
+		// Code-only powers that write no supply or balance add up to low
+		// at most; beside a proven power they add nothing past it.
+		"code-only sell blocks stop at low": {
+			score([]risk.Flag{probe(risk.OwnerNotRenounced), code(risk.OwnerCanPause), code(risk.Selfdestruct), code(risk.ExternalCall)}), 39.9},
+		"code-only sell blocks under low count in full": {score([]risk.Flag{code(risk.OwnerCanPause)}), 30},
+		"code-only sell blocks add nothing past a proven level": {
+			score([]risk.Flag{probe(risk.OwnerCanMint), code(risk.OwnerCanPause)}), 60},
+		"probe evidence weighs in full": {score([]risk.Flag{probe(risk.OwnerCanMint)}), 60},
 		"a proven power outweighs its code path in one group": {
 			score([]risk.Flag{code(risk.OwnerCanPause), probe(risk.OwnerCanBlacklist)}), 60},
 		// A critical capability seen in code only is thin evidence: no lift.
@@ -81,7 +88,15 @@ func TestCalibratedLevels(t *testing.T) {
 		"benign token in launch state (insiders hold supply and LP)": {with(owned, launch), risk.LevelMedium, risk.LevelMedium},
 		"centralised: owner mint and pause, proven":                  {with(owned, []risk.Flag{probe(risk.OwnerCanMint), probe(risk.OwnerCanPause)}), risk.LevelHigh, risk.LevelHigh},
 		"centralised in launch state":                                {with(owned, launch, []risk.Flag{probe(risk.OwnerCanMint), probe(risk.OwnerCanPause)}), risk.LevelHigh, risk.LevelHigh},
-		"an unproven power in code with a live owner":                {with(owned, []risk.Flag{code(risk.OwnerCanBlacklist)}), risk.LevelMedium, risk.LevelMedium},
+		// A code-only power never lifts a token above low by itself,
+		// unless it writes the supply or other holders' balances.
+		"an unproven blacklist in code with a live owner":                       {with(owned, []risk.Flag{code(risk.OwnerCanBlacklist)}), risk.LevelLow, risk.LevelLow},
+		"unproven pause, fee and limit powers in code":                          {with(owned, []risk.Flag{code(risk.OwnerCanPause), code(risk.OwnerCanChangeFees), code(risk.OwnerCanLimitTx), code(risk.ExternalCall), code(risk.TradingSwitch)}), risk.LevelLow, risk.LevelLow},
+		"an unproven mint in code with a live owner":                            {with(owned, []risk.Flag{code(risk.OwnerCanMint)}), risk.LevelMedium, risk.LevelMedium},
+		"an unproven seizure in code with a live owner":                         {with(owned, []risk.Flag{code(risk.OwnerCanSeize)}), risk.LevelMedium, risk.LevelMedium},
+		"code-only powers beside a launch state stay its level":                 {with(owned, launch, []risk.Flag{code(risk.OwnerCanPause)}), risk.LevelMedium, risk.LevelMedium},
+		"no privileged party, unverified, supply spread":                        {flags(risk.NotVerified, risk.NewPool, risk.CreatorNewWallet), risk.Minimal, risk.LevelLow},
+		"centralised honest token: mint, pause, blacklist, fees, limits proven": {with(owned, []risk.Flag{probe(risk.OwnerCanMint), probe(risk.OwnerCanPause), probe(risk.OwnerCanBlacklist), probe(risk.OwnerCanChangeFees), probe(risk.OwnerCanLimitTx), probe(risk.ProxyUpgradeable)}), risk.LevelHigh, risk.LevelHigh},
 		"proven seizure":                {with(owned, []risk.Flag{probe(risk.OwnerCanSeize)}), risk.LevelCritical, risk.LevelCritical},
 		"hidden mint proven":            {with(owned, []risk.Flag{probe(risk.OwnerCanMint).WithSeverity(risk.Critical)}), risk.LevelCritical, risk.LevelCritical},
 		"honeypot":                      {flags(risk.HoneypotCannotSell), risk.LevelCritical, risk.LevelCritical},

@@ -79,6 +79,11 @@ const (
 	// CriticalScore is the least overall score of a report with a critical
 	// flag proven (or observed): a buyer is likely to lose money now.
 	CriticalScore = 90.0
+	// CodeOnlyCeiling is the highest overall score code-only powers that
+	// write no supply and no holder's balance can lift a token to by
+	// themselves (the top of low): a path read from the code, never
+	// called to effect, is no proof that anyone can trap a buyer.
+	CodeOnlyCeiling = 39.9
 	// HighCeiling is the highest overall score without such a flag:
 	// powers a privileged party holds, however many, are "high" (it can
 	// trap or dilute you), never "critical", until one is shown to harm.
@@ -180,6 +185,10 @@ const (
 	// path and take ownership back later, so a renounce is not final.
 	// After the renounce the same fact is HIDDEN_OWNER.
 	OwnerCanReclaim = "OWNER_CAN_RECLAIM"
+	// OwnerCanReleaseReserve: a privileged address credits wallets from
+	// an allocation the declared total supply already counts (a reserve
+	// or vesting release): no mint, but supply reaching the market.
+	OwnerCanReleaseReserve = "OWNER_CAN_RELEASE_RESERVE"
 )
 
 // Thresholds shared by the analyses, so that flag titles and the catalogue
@@ -290,6 +299,7 @@ var definitions = []Definition{
 	{PerAddressFee, High, Contract, 0.6, "A privileged address can set one wallet's fee apart from everyone else's: a chosen holder's sells can be taxed away.", GroupSellBlock},
 	{CannotSellAll, Medium, Liquidity, 0.3, "Selling the whole holding is refused while a slightly smaller sell passes: every holder keeps a remainder.", ""},
 	{OwnerCanBlockSells, Critical, Contract, 0.9, "One privileged call makes holders' sells fail: proven by the call, then a refused sell.", GroupSellBlock},
+	{OwnerCanReleaseReserve, Low, Contract, 0.1, "A privileged address can release tokens the declared total supply already counts (a reserve or vesting allocation) into chosen wallets: no dilution beyond the declared supply, but more supply can reach the market.", ""},
 	{OwnerCanReclaim, Medium, Contract, 0.3, "The owner can renounce ownership through the token's own path and take it back later: a renounce is not final.", ""},
 
 	{TrustedToken, Info, Contract, 0.01, "A configured trusted token (major stablecoin or wrapped native): its level is capped at low.", ""},

@@ -106,6 +106,8 @@ type Result struct {
 //   - the flags of one correlation group (Definition.Group) restate one
 //     fact and count once, at the heaviest one's weight;
 //   - a score is 100 × (1 − Π(1 − wᵢ)) over the facts;
+//   - a code-only power that writes no supply and no holder's balance
+//     never lifts the score past CodeOnlyCeiling (low) by itself;
 //   - a critical flag (at its own severity, not known from code only)
 //     lifts the overall score to at least CriticalScore; without one it
 //     stays at or below HighCeiling;
@@ -119,6 +121,9 @@ func (c *Catalogue) Score(flags []Flag, unchecked ...string) Result {
 	// of no group is a fact of its own (its code: a code raised twice is
 	// one fact too).
 	overall := map[string]float64{}
+	// proven is overall without the code-only powers that cannot lift a
+	// token above low by themselves (see liftsAlone).
+	proven := map[string]float64{}
 	perCat := map[Category]map[string]float64{Contract: {}, Liquidity: {}, Deployer: {}, Holder: {}}
 	critical, trusted, unsellable := false, false, false
 	for _, f := range flags {
@@ -132,6 +137,9 @@ func (c *Catalogue) Score(flags []Flag, unchecked ...string) Result {
 			fact = d.Code
 		}
 		overall[fact] = max(overall[fact], w)
+		if liftsAlone(d, f) {
+			proven[fact] = max(proven[fact], w)
+		}
 		// SCAN_INCOMPLETE is about the scan, not about one analysis: it
 		// weighs in the overall score only.
 		if d.Code != ScanIncomplete {
@@ -149,6 +157,13 @@ func (c *Catalogue) Score(flags []Flag, unchecked ...string) Result {
 		res.Categories[cat] = combine(facts)
 	}
 	res.Overall = combine(overall)
+	// A code-only power that writes no holder's balance and no supply
+	// (a pause, a blacklist, a fee or limit setter read from the code,
+	// never called to effect) is thin evidence: it may add up to low,
+	// never lift the token past it by itself.
+	if base := combine(proven); res.Overall > base {
+		res.Overall = min(res.Overall, max(base, CodeOnlyCeiling))
+	}
 	if critical {
 		res.Overall = max(res.Overall, CriticalScore)
 	} else {
@@ -163,6 +178,15 @@ func (c *Catalogue) Score(flags []Flag, unchecked ...string) Result {
 	}
 	res.Level = LevelOf(res.Overall)
 	return res
+}
+
+// liftsAlone says whether a flag may lift the level by itself: every
+// flag but a code-only power outside the dilution and balance-control
+// groups (those write the supply or other holders' balances behind a
+// caller check someone can still pass: the analysis flags them only
+// then).
+func liftsAlone(d Definition, f Flag) bool {
+	return f.Evidence != EvidenceCode || d.Group == GroupDilution || d.Group == GroupBalanceControl
 }
 
 // weigh is a flag's weight and whether it counts as critical: its own
