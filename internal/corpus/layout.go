@@ -34,6 +34,55 @@ type Mapping struct {
 	Slot      common.Hash
 	SlotFirst bool   // Vyper: keccak256(slot . key)
 	Field     uint64 // words after the entry's first
+	// History says the entry is a checkpoint history (a dynamic array
+	// of (block, value) pairs, the value read from the last one), not
+	// the balance itself.
+	History bool
+}
+
+// History is a value kept as a checkpoint history (MiniMe's balances and
+// supply): a dynamic array whose length is at its base key and whose
+// entries, from keccak256(base), each pack the block it took effect in
+// (low 128 bits) with the value (high 128 bits); a getter answers the
+// last entry's value.
+type History struct {
+	Base common.Hash
+}
+
+// entries is where a history's first entry sits.
+func (h History) entries() common.Hash { return crypto.Keccak256Hash(h.Base.Bytes()) }
+
+// write makes v the history's only entry, in effect since block 0.
+func (h History) write(sb *sandbox, v *big.Int) {
+	sb.set(h.Base, common.BigToHash(big.NewInt(1)))
+	sb.set(h.entries(), common.BigToHash(new(big.Int).Lsh(v, 128)))
+}
+
+// clear empties the history.
+func (h History) clear(sb *sandbox) {
+	sb.set(h.Base, common.Hash{})
+	sb.set(h.entries(), common.Hash{})
+}
+
+// writeBalance seeds a's balance through the mapping found.
+func (m Mapping) writeBalance(sb *sandbox, a common.Address, v *big.Int) {
+	if m.History {
+		History{m.Key(a)}.write(sb, v)
+		return
+	}
+	sb.set(m.Key(a), common.BigToHash(v))
+}
+
+// historyAnswers tries h with marker as its value and reports whether
+// get then answers marker; the history is cleared either way.
+func historyAnswers(sb *sandbox, h History, marker *big.Int, get func() (*big.Int, error)) bool {
+	if len(marker.Bytes()) > 16 {
+		return false
+	}
+	h.write(sb, marker)
+	got, err := get()
+	h.clear(sb)
+	return err == nil && got.Cmp(marker) == 0
 }
 
 // maxField bounds the struct field a balance may sit in.
@@ -60,8 +109,10 @@ type Layout struct {
 	// Balance is the mapping balanceOf reads.
 	Balance *Mapping
 	// Supply holds what totalSupply() answers; nil when it answers a
-	// constant (FixedSupply) or nothing was found.
-	Supply *Slot
+	// constant (FixedSupply) or nothing was found. SupplyHistory is set
+	// instead when the supply is a checkpoint history.
+	Supply        *Slot
+	SupplyHistory *History
 	// FixedSupply is a non-zero totalSupply() answered from code alone.
 	FixedSupply *big.Int
 	// Roles are mapping entries keyed by the owner (a minter or admin
@@ -331,6 +382,16 @@ func discoverSupply(sb *sandbox, l *Layout) {
 		return err == nil && new(big.Int).SetBytes(w.Bytes()).Cmp(marker) == 0
 	})
 	if sl == nil {
+		supply := func() (*big.Int, error) {
+			w, err := sb.word(bystander, selector("totalSupply()"))
+			return new(big.Int).SetBytes(w.Bytes()), err
+		}
+		for _, k := range distinct(sb.seen.sloads) {
+			if h := (History{k}); plainKey(k) && historyAnswers(sb, h, marker, supply) {
+				l.SupplyHistory = &h
+				return
+			}
+		}
 		l.note("no total supply slot: totalSupply() answers 0 whatever it reads")
 		return
 	}
@@ -391,6 +452,13 @@ func discoverBalance(sb *sandbox, l *Layout) {
 		got, err := call()
 		sb.set(k, old)
 		if err == nil && got.Cmp(marker) == 0 {
+			l.Balance = &m
+			return
+		}
+	}
+	for _, m := range candidates {
+		if historyAnswers(sb, History{m.Key(balanceProbe)}, marker, call) {
+			m.History = true
 			l.Balance = &m
 			return
 		}

@@ -340,6 +340,9 @@ func (c *Chain) fund(sb *sandbox, l *Layout, s *Seeded) []credit {
 	if l.Supply != nil {
 		sb.set(l.Supply.Key, l.Supply.place(sb.get(l.Supply.Key), supply, 32))
 	}
+	if l.SupplyHistory != nil {
+		l.SupplyHistory.write(sb, supply)
+	}
 	if l.Balance == nil {
 		s.note("balances not funded: no balance mapping found")
 		return nil
@@ -357,7 +360,7 @@ func (c *Chain) fund(sb *sandbox, l *Layout, s *Seeded) []credit {
 		credits = append(credits, credit{h, each})
 	}
 	for _, cr := range credits {
-		sb.set(l.Balance.Key(cr.to), common.BigToHash(cr.amount))
+		l.Balance.writeBalance(sb, cr.to, cr.amount)
 	}
 	s.Funded = true
 	for _, cr := range credits {
