@@ -28,6 +28,27 @@ type SolanaContractEvidence struct {
 	// the shared token program and have no source of their own.
 	SourceVerification string  `json:"source_verification"`
 	TrustedToken       *string `json:"trusted_token"`
+	// Authorities label every authority address the mint names (wallet,
+	// multisig, program, pda); an address missing was not read.
+	Authorities map[string]SolanaAuthority `json:"authorities"`
+	// Who can change what. Each is false when the mint cannot (no such
+	// extension, or its authority revoked) and null when not established;
+	// the authorities are named in Extensions and Metadata.
+	//   - TransferHookUpgradable: the hook's authority can point it at
+	//     another program, or the hook program can be upgraded;
+	//   - TransferFeeUpgradable: the fee's config authority can change it;
+	//   - DefaultAccountStateUpgradable: the freeze authority can change
+	//     the state new accounts start in;
+	//   - MetadataMutable: the update authority can change name, symbol
+	//     and URI (MetadataUpdateAuthority).
+	TransferHookUpgradable        *bool   `json:"transfer_hook_upgradable"`
+	TransferFeeUpgradable         bool    `json:"transfer_fee_upgradable"`
+	DefaultAccountStateUpgradable bool    `json:"default_account_state_upgradable"`
+	MetadataMutable               *bool   `json:"metadata_mutable"`
+	MetadataUpdateAuthority       *string `json:"metadata_update_authority"`
+	// TransferHookProgram is the hook's program as read (executable,
+	// upgradeable and by whom); null without a hook or when not read.
+	TransferHookProgram *SolanaProgram `json:"transfer_hook_program"`
 }
 
 // SolanaLiquidityEvidence is liquidity_analysis for a Solana mint.

@@ -28,10 +28,10 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 	}
 	var flags []risk.Flag
 	if a := f.Mint.MintAuthority; a != nil {
-		flags = append(flags, risk.NewFlag(risk.MintAuthorityEnabled, "Mint authority is set", *a+" can mint new tokens at will."))
+		flags = append(flags, risk.NewFlag(risk.MintAuthorityEnabled, "Mint authority is set", solanaMintAuthorityDetail(f, *a)))
 	}
 	if a := f.Mint.FreezeAuthority; a != nil {
-		flags = append(flags, risk.NewFlag(risk.FreezeAuthorityEnabled, "Freeze authority is set", *a+" can freeze any holder's token account."))
+		flags = append(flags, risk.NewFlag(risk.FreezeAuthorityEnabled, "Freeze authority is set", solanaWho(f, *a)+" can freeze any holder's token account."))
 	}
 	for _, e := range f.Mint.Extensions {
 		switch p := e.Params.(type) {
@@ -55,9 +55,9 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 		case SolanaTransferHookParams:
 			switch {
 			case p.ProgramID != nil:
-				flags = append(flags, risk.NewFlag(risk.TransferHook, "Transfer hook program is set", "Every transfer calls program "+*p.ProgramID+", which can block it."))
+				flags = append(flags, risk.NewFlag(risk.TransferHook, "Transfer hook program is set", "Every transfer calls program "+*p.ProgramID+", which can block it"+solanaHookProgramDetail(f, p)+"."))
 			case p.Authority != nil:
-				flags = append(flags, risk.NewFlag(risk.TransferHook, "Transfer hook can be set", *p.Authority+" can install a program that runs on every transfer."))
+				flags = append(flags, risk.NewFlag(risk.TransferHook, "Transfer hook can be set", solanaWho(f, *p.Authority)+" can install a program that runs on every transfer."))
 			}
 		case SolanaAuthorityParams:
 			switch {
@@ -91,6 +91,7 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 		}
 		ev.Extensions = append(ev.Extensions, e)
 	}
+	solanaWhoCanChange(f, &ev, &warnings)
 	status := scan.Complete
 	if f.Mint.ExtensionsIncomplete {
 		status = scan.Partial
@@ -105,6 +106,9 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 		if f.Metadata.UpdateAuthority != nil {
 			by = *f.Metadata.UpdateAuthority
 		}
+		if f.Metadata.UpdateAuthority != nil {
+			by = solanaWho(f, by)
+		}
 		flags = append(flags, risk.NewFlag(risk.MetadataMutable, "Metadata is mutable", "Name, symbol and URI can be changed by "+by+"."))
 	}
 	if f.Trusted != "" {
@@ -112,4 +116,65 @@ func AnalyseSolanaContract(f *SolanaFacts) (scan.Section, []string) {
 	}
 	warnings = append(warnings, "contract: source verification does not apply to SPL mints, so verified is false")
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
+}
+
+// solanaWhoCanChange fills who can change the hook, the fee, the default
+// account state and the metadata.
+func solanaWhoCanChange(f *SolanaFacts, ev *SolanaContractEvidence, warnings *[]string) {
+	ev.Authorities = map[string]SolanaAuthority{}
+	for _, a := range f.AuthorityAddresses() {
+		if l, ok := f.Authorities[a]; ok {
+			ev.Authorities[a] = l
+		}
+	}
+	no := false
+	ev.TransferHookUpgradable = &no
+	for _, e := range f.Mint.Extensions {
+		switch p := e.Params.(type) {
+		case SolanaTransferHookParams:
+			ev.TransferHookProgram = f.HookProgram
+			var up bool
+			switch hp := f.HookProgram; {
+			case p.Authority != nil:
+				up = true
+			case p.ProgramID == nil:
+			case hp == nil || (hp.Executable && hp.Upgradeable == nil):
+				*warnings = append(*warnings, "contract: whether the transfer hook program "+*p.ProgramID+" can be upgraded is not established")
+				ev.TransferHookUpgradable = nil
+				continue
+			default:
+				up = hp.Upgradeable != nil && *hp.Upgradeable
+			}
+			ev.TransferHookUpgradable = &up
+		case SolanaTransferFeeParams:
+			ev.TransferFeeUpgradable = p.ConfigAuthority != nil
+		case SolanaDefaultAccountStateParams:
+			ev.DefaultAccountStateUpgradable = f.Mint.FreezeAuthority != nil
+		}
+	}
+	if f.MetadataKnown {
+		m := f.Metadata != nil && f.Metadata.IsMutable != nil && *f.Metadata.IsMutable
+		ev.MetadataMutable = &m
+		if m {
+			ev.MetadataUpdateAuthority = f.Metadata.UpdateAuthority
+		}
+	}
+}
+
+// solanaHookProgramDetail says what the hook program is, as read.
+func solanaHookProgramDetail(f *SolanaFacts, p SolanaTransferHookParams) string {
+	hp := f.HookProgram
+	switch {
+	case hp == nil || p.ProgramID == nil || hp.Address != *p.ProgramID:
+		return ""
+	case !hp.Exists:
+		return "; no account exists there, so every transfer fails"
+	case !hp.Executable:
+		return "; the account there is not executable, so every transfer fails"
+	case hp.Upgradeable != nil && *hp.Upgradeable && hp.UpgradeAuthority != nil:
+		return "; the program is upgradeable by " + solanaWho(f, *hp.UpgradeAuthority)
+	case hp.Upgradeable != nil && !*hp.Upgradeable:
+		return "; the program can no longer be upgraded"
+	}
+	return ""
 }

@@ -42,6 +42,12 @@ type SolanaFacts struct {
 	// wallets, by address, with their names.
 	Lockers   map[string]string
 	Exchanges map[string]string
+	// Authorities label the accounts behind the authority addresses read
+	// (AuthorityAddresses), by address; an address missing was not read.
+	Authorities map[string]SolanaAuthority
+	// HookProgram is the transfer hook's program as read (nil when the
+	// mint has none, or it could not be read).
+	HookProgram *SolanaProgram
 	// Warnings are collection problems to report with the analyses.
 	Warnings SolanaWarnings
 	// Unchecked names the checks the node could not answer (risk.Check*

@@ -305,8 +305,19 @@ func (c *collector) roundTrip3(ctx context.Context) {
 	for _, k := range candidates {
 		add(k)
 	}
+	// What holds each authority, and the transfer hook's program: labels
+	// at no extra call (the program-data header is one sliced call).
+	for _, s := range f.AuthorityAddresses() {
+		if k, err := ParsePublicKey(s); err == nil {
+			add(k)
+		}
+	}
+	hook := c.prepareHook(add)
 
 	calls, accounts := accountsCalls(keys)
+	if hook != nil {
+		calls = append(calls, hook.call)
+	}
 	// Who holds each pool's LP (quote-token pools first): the lock verdict.
 	listings := map[PublicKey]*lpListing{}
 	order := make([]foundPool, len(c.pools))
@@ -414,4 +425,5 @@ func (c *collector) roundTrip3(ctx context.Context) {
 	c.buildPools(get, listings, accErr, vaults, positions)
 	c.buildHolders(get)
 	c.buildCreator(ctx, get, tx, late, history)
+	c.buildAuthorities(get, hook)
 }

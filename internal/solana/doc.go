@@ -15,8 +15,12 @@
 //     by discriminator + memcmp), the wSOL/USDC Whirlpools for the SOL price,
 //     getTokenLargestAccounts and getSignaturesForAddress.
 //  3. getMultipleAccounts [pool vaults, LP mints, largest token accounts,
-//     creator candidates] + the pools' LP token accounts + getTransaction of the mint's oldest signature +
+//     creator candidates, every authority the mint names, the transfer
+//     hook's program] + the hook program's program-data header (one
+//     call, sliced to 45 bytes) + the pools' LP token accounts +
+//     getTransaction of the mint's oldest signature +
 //     getSignaturesForAddress of the creator candidate (its history).
+//     Each authority is labelled wallet, multisig, program or pda.
 //
 // A DAMM v1 pool keeps its reserves in Meteora dynamic vaults: its vaults
 // and vault-LP balances come with round trip 3, and one more request

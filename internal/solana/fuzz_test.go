@@ -178,3 +178,26 @@ func FuzzDecodePools(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeUpgradeableLoader: the loader's Program and ProgramData
+// decoders never panic; a ProgramData header they accept names an upgrade
+// authority exactly when its option tag is 1, and it is the 32 bytes
+// after the tag.
+func FuzzDecodeUpgradeableLoader(f *testing.F) {
+	f.Add(append([]byte{2, 0, 0, 0}, bytes.Repeat([]byte{7}, 32)...))
+	f.Add(append([]byte{3, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 1}, bytes.Repeat([]byte{9}, 32)...))
+	f.Add([]byte{3, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0})
+	f.Add([]byte{3, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 9})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if pd, err := solana.DecodeUpgradeableProgram(data); err == nil && !bytes.Equal(pd[:], data[4:36]) {
+			t.Fatalf("program data %s from %x", pd, data)
+		}
+		_, auth, err := solana.DecodeProgramDataHeader(data)
+		if err != nil {
+			return
+		}
+		if (auth != nil) != (data[12] == 1) || auth != nil && !bytes.Equal(auth[:], data[13:45]) {
+			t.Fatalf("authority %v from %x", auth, data)
+		}
+	})
+}

@@ -503,6 +503,11 @@ func (s *Server) dispatch(rq request) (any, error) {
 		vals := make([]any, len(keys))
 		for i, k := range keys {
 			vals[i] = s.wire(k)
+			if ds := cfg.DataSlice; ds != nil && vals[i] != nil {
+				a := s.accounts[k]
+				from, to := min(max(ds.Offset, 0), len(a.Data)), min(max(ds.Offset, 0)+max(ds.Length, 0), len(a.Data))
+				vals[i].(map[string]any)["data"] = []string{base64.StdEncoding.EncodeToString(a.Data[from:to]), "base64"}
+			}
 		}
 		return map[string]any{"context": s.context(), "value": vals}, nil
 	case "getBalance":
