@@ -175,13 +175,16 @@ type Report struct {
 	DeployerAnalysis  Analysis     `json:"deployer_analysis"`
 	HolderAnalysis    Analysis     `json:"holder_analysis"`
 	SafetyChecklist   Checklist    `json:"safety_checklist"`
-	RiskFlags         []risk.Flag  `json:"risk_flags"`
-	Warnings          []string     `json:"warnings"`
-	ScannedAt         time.Time    `json:"scanned_at"`
-	DurationMS        int64        `json:"duration_ms"`
-	Cached            bool         `json:"cached"`
-	EngineVersion     string       `json:"engine_version"`
-	Disclaimer        string       `json:"disclaimer"`
+	// SafetyChecklistStates answers the checklist in three states (yes,
+	// no, unknown) with what decided each; nil in reports stored before it.
+	SafetyChecklistStates *ChecklistStates `json:"safety_checklist_states,omitempty"`
+	RiskFlags             []risk.Flag      `json:"risk_flags"`
+	Warnings              []string         `json:"warnings"`
+	ScannedAt             time.Time        `json:"scanned_at"`
+	DurationMS            int64            `json:"duration_ms"`
+	Cached                bool             `json:"cached"`
+	EngineVersion         string           `json:"engine_version"`
+	Disclaimer            string           `json:"disclaimer"`
 
 	// stored is the encoding the engine answered this report from, if any
 	// (see Encode).
@@ -231,28 +234,33 @@ func Build(cat *risk.Catalogue, addr chains.Address, a *Assessment) *Report {
 	if flags == nil {
 		flags = []risk.Flag{}
 	}
+	states := checklistStates(a.Checklist, flags, unchecked, map[string]Status{
+		"contract_analysis": a.Contract.Status, "liquidity_analysis": a.Liquidity.Status,
+		"deployer_analysis": a.Deployer.Status, "holder_analysis": a.Holder.Status,
+	})
 	return &Report{
-		Address:           addr.Canonical,
-		Chain:             a.Chain,
-		ChainID:           a.ChainID,
-		AlsoDeployedOn:    also,
-		TokenName:         a.Token.Name,
-		TokenSymbol:       a.Token.Symbol,
-		Decimals:          a.Token.Decimals,
-		TotalSupply:       a.Token.TotalSupply,
-		OverallRiskScore:  res.Overall,
-		RiskLevel:         res.Level,
-		Completeness:      completeness,
-		Unchecked:         unchecked,
-		NotConfigured:     notConfigured,
-		ContractAnalysis:  section(a.Contract, risk.Contract),
-		LiquidityAnalysis: section(a.Liquidity, risk.Liquidity),
-		DeployerAnalysis:  section(a.Deployer, risk.Deployer),
-		HolderAnalysis:    section(a.Holder, risk.Holder),
-		SafetyChecklist:   a.Checklist,
-		RiskFlags:         flags,
-		Warnings:          warnings,
-		Disclaimer:        Disclaimer,
+		SafetyChecklistStates: &states,
+		Address:               addr.Canonical,
+		Chain:                 a.Chain,
+		ChainID:               a.ChainID,
+		AlsoDeployedOn:        also,
+		TokenName:             a.Token.Name,
+		TokenSymbol:           a.Token.Symbol,
+		Decimals:              a.Token.Decimals,
+		TotalSupply:           a.Token.TotalSupply,
+		OverallRiskScore:      res.Overall,
+		RiskLevel:             res.Level,
+		Completeness:          completeness,
+		Unchecked:             unchecked,
+		NotConfigured:         notConfigured,
+		ContractAnalysis:      section(a.Contract, risk.Contract),
+		LiquidityAnalysis:     section(a.Liquidity, risk.Liquidity),
+		DeployerAnalysis:      section(a.Deployer, risk.Deployer),
+		HolderAnalysis:        section(a.Holder, risk.Holder),
+		SafetyChecklist:       a.Checklist,
+		RiskFlags:             flags,
+		Warnings:              warnings,
+		Disclaimer:            Disclaimer,
 	}
 }
 
