@@ -63,13 +63,16 @@ type Report struct {
 	DeployerAnalysis  Analysis  `json:"deployer_analysis"`
 	HolderAnalysis    Analysis  `json:"holder_analysis"`
 	SafetyChecklist   Checklist `json:"safety_checklist"`
-	RiskFlags         []Flag    `json:"risk_flags"`
-	Warnings          []string  `json:"warnings"`
-	ScannedAt         time.Time `json:"scanned_at"`
-	DurationMS        int64     `json:"duration_ms"`
-	Cached            bool      `json:"cached"`
-	EngineVersion     string    `json:"engine_version"`
-	Disclaimer        string    `json:"disclaimer"`
+	// SafetyChecklistStates says whether each false of the checklist is
+	// disproven or unknown (nil from servers before it).
+	SafetyChecklistStates *ChecklistStates `json:"safety_checklist_states"`
+	RiskFlags             []Flag           `json:"risk_flags"`
+	Warnings              []string         `json:"warnings"`
+	ScannedAt             time.Time        `json:"scanned_at"`
+	DurationMS            int64            `json:"duration_ms"`
+	Cached                bool             `json:"cached"`
+	EngineVersion         string           `json:"engine_version"`
+	Disclaimer            string           `json:"disclaimer"`
 }
 
 // Complete reports whether every enabled check ran.
@@ -142,6 +145,32 @@ type Checklist struct {
 	OwnershipRenounced bool `json:"ownership_renounced"`
 	LiquidityLocked    bool `json:"liquidity_locked"`
 	NoMint             bool `json:"no_mint"`
+}
+
+// The three answers of a checklist question (ChecklistAnswer.State).
+const (
+	Yes     = "yes"
+	No      = "no"
+	Unknown = "unknown"
+)
+
+// ChecklistAnswer is one checklist question answered yes (proven), no
+// (disproven) or unknown, with what decided it: the flag codes or the
+// complete analysis for no, the checks that did not run for unknown.
+type ChecklistAnswer struct {
+	State   string   `json:"state"`
+	Because []string `json:"because"`
+}
+
+// ChecklistStates is the checklist in three states (nil in reports
+// stored before servers wrote it).
+type ChecklistStates struct {
+	Verified           ChecklistAnswer `json:"verified"`
+	NotHoneypot        ChecklistAnswer `json:"not_honeypot"`
+	HealthyHolders     ChecklistAnswer `json:"healthy_holders"`
+	OwnershipRenounced ChecklistAnswer `json:"ownership_renounced"`
+	LiquidityLocked    ChecklistAnswer `json:"liquidity_locked"`
+	NoMint             ChecklistAnswer `json:"no_mint"`
 }
 
 // Flag is one risk found, with the evidence behind it.

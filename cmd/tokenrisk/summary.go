@@ -78,17 +78,16 @@ func printSummary(w io.Writer, r *client.Report, ansi bool) error {
 		fmt.Fprintf(&b, "turned off on the server: %s\n", strings.Join(r.NotConfigured, ", "))
 	}
 	b.WriteString("checklist:\n")
-	ck := r.SafetyChecklist
-	for _, c := range []struct {
-		label string
-		ok    bool
-	}{
-		{"verified", ck.Verified}, {"not honeypot", ck.NotHoneypot}, {"healthy holders", ck.HealthyHolders},
-		{"ownership renounced", ck.OwnershipRenounced}, {"liquidity locked", ck.LiquidityLocked}, {"no mint", ck.NoMint},
-	} {
-		mark := paint("31", "✗ not proven")
-		if c.ok {
-			mark = paint("32", "✓ proven")
+	for _, c := range checklistLines(r) {
+		mark := paint("32", "✓ yes")
+		switch c.State {
+		case client.No:
+			mark = paint("31", "✗ no")
+		case client.Unknown:
+			mark = paint("33", "? unknown")
+		}
+		if len(c.Because) > 0 {
+			mark += " (" + strings.Join(c.Because, ", ") + ")"
 		}
 		fmt.Fprintf(&b, "  %-20s %s\n", c.label, mark)
 	}
@@ -117,4 +116,37 @@ func printSummary(w io.Writer, r *client.Report, ansi bool) error {
 	fmt.Fprintf(&b, "%s\n", r.Disclaimer)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// checklistLine is one checklist question as the summary prints it.
+type checklistLine struct {
+	label string
+	client.ChecklistAnswer
+}
+
+// checklistLines answers the checklist yes, no or unknown: from the
+// report's states, or (a report stored before servers wrote them) yes
+// where proven and unknown otherwise, since a false alone does not say
+// whether it was disproven.
+func checklistLines(r *client.Report) []checklistLine {
+	ck, st := r.SafetyChecklist, r.SafetyChecklistStates
+	if st == nil {
+		st = &client.ChecklistStates{}
+		for _, q := range []struct {
+			ok  bool
+			ans *client.ChecklistAnswer
+		}{
+			{ck.Verified, &st.Verified}, {ck.NotHoneypot, &st.NotHoneypot}, {ck.HealthyHolders, &st.HealthyHolders},
+			{ck.OwnershipRenounced, &st.OwnershipRenounced}, {ck.LiquidityLocked, &st.LiquidityLocked}, {ck.NoMint, &st.NoMint},
+		} {
+			q.ans.State = client.Unknown
+			if q.ok {
+				q.ans.State = client.Yes
+			}
+		}
+	}
+	return []checklistLine{
+		{"verified", st.Verified}, {"not honeypot", st.NotHoneypot}, {"healthy holders", st.HealthyHolders},
+		{"ownership renounced", st.OwnershipRenounced}, {"liquidity locked", st.LiquidityLocked}, {"no mint", st.NoMint},
+	}
 }

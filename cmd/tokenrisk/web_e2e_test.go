@@ -158,7 +158,7 @@ func TestWebEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"risk: CRITICAL", "HONEYPOT_CANNOT_SELL", "checklist:", "not honeypot", "✗ not proven", "Not financial advice"} {
+		for _, want := range []string{"risk: CRITICAL", "HONEYPOT_CANNOT_SELL", "checklist:", "not honeypot         ✗ no (HONEYPOT_CANNOT_SELL", "Not financial advice"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("summary lacks %q:\n%s", want, out)
 			}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -80,6 +81,32 @@ type EVMProxy struct {
 	AdminSlot   *string `json:"admin_slot,omitempty"`
 	Beacon      *string `json:"beacon,omitempty"`
 	Upgradeable bool    `json:"upgradeable"`
+}
+
+// ProxyNone is EVMProxy.Kind when the proxy slots and code were read and
+// the token is no proxy.
+const ProxyNone = "none"
+
+// MarshalJSON writes an established absence as {"kind": "none",
+// "upgradeable": false}: no implementation or admin to name.
+func (p EVMProxy) MarshalJSON() ([]byte, error) {
+	if p.Kind == ProxyNone {
+		return []byte(`{"kind":"none","upgradeable":false}`), nil
+	}
+	type plain EVMProxy
+	return json.Marshal(plain(p))
+}
+
+// EVMHiddenOwner is contract_analysis.hidden_owner: whether anyone but the
+// declared owner holds owner powers (the privilege probes' verdict).
+type EVMHiddenOwner struct {
+	Found bool `json:"found"`
+	// Address proved an owner power without being the declared owner;
+	// null when none did, or when the route is an ownership-reclaim
+	// function read from the code.
+	Address *string `json:"address"`
+	// Detail says what was seen.
+	Detail string `json:"detail"`
 }
 
 // EVMCodeFacts is what static analysis of the (implementation's) code found.
@@ -176,12 +203,14 @@ type EVMContractFacts struct {
 
 // EVMContractEvidence is contract_analysis for an EVM token.
 type EVMContractEvidence struct {
-	Verified           *bool     `json:"verified"`
-	VerifiedSource     string    `json:"verified_source,omitempty"`
-	Owner              *string   `json:"owner"`
-	OwnershipRenounced *bool     `json:"ownership_renounced"`
-	HiddenOwner        *string   `json:"hidden_owner"`
-	Proxy              *EVMProxy `json:"proxy"`
+	Verified           *bool   `json:"verified"`
+	VerifiedSource     string  `json:"verified_source,omitempty"`
+	Owner              *string `json:"owner"`
+	OwnershipRenounced *bool   `json:"ownership_renounced"`
+	// HiddenOwner and Proxy are null only when unknown (with a warning);
+	// an established absence is {"found": false} and {"kind": "none"}.
+	HiddenOwner *EVMHiddenOwner `json:"hidden_owner"`
+	Proxy       *EVMProxy       `json:"proxy"`
 	// Capabilities is the table a GoPlus user compares (one entry per
 	// EVMCapabilityNames); Powers the privileged powers found, with
 	// their proofs, that it is read from.
@@ -248,6 +277,9 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	var cl EVMContractChecklist
 	ev := EVMContractEvidence{Verified: f.Verified, VerifiedSource: f.VerifiedSource, Proxy: f.Proxy,
 		Code: f.Code, NonStandard: f.NonStandard, Trusted: f.Trusted, Powers: []EVMCapability{}}
+	if f.Proxy == nil && f.ProxyRead {
+		ev.Proxy = &EVMProxy{Kind: ProxyNone} // unread: null, and the adapter's warning says why
+	}
 	status := scan.Complete
 
 	// Verification.
@@ -371,15 +403,16 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	reclaimFlag := "" // the flag that says ownership can be taken back
 	switch {
 	case hidden != "":
-		ev.HiddenOwner = &hidden
-		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Hidden owner",
-			"The address "+hidden+", which is not the declared owner, proved owner powers in simulation."))
+		detail := "The address " + hidden + ", which is not the declared owner, proved owner powers in simulation."
+		ev.HiddenOwner = &EVMHiddenOwner{Found: true, Address: &hidden, Detail: detail}
+		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Hidden owner", detail))
 		if hiddenCap == EVMCapOwnershipReclaim {
 			reclaimFlag = risk.HiddenOwner
 		}
 	case reclaim != nil && reclaim.Proven == nil && renounced:
-		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Ownership can be reclaimed",
-			"Ownership is renounced, but the code has an ownership-reclaim function ("+reclaim.Evidence+")."))
+		detail := "Ownership is renounced, but the code has an ownership-reclaim function (" + reclaim.Evidence + ")."
+		ev.HiddenOwner = &EVMHiddenOwner{Found: true, Detail: detail}
+		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Ownership can be reclaimed", detail))
 		reclaimFlag = risk.HiddenOwner
 	}
 
@@ -512,6 +545,23 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	}
 	ev.Capabilities = evmCapabilityTable(evmCapabilityInputs{f: f, flags: flags, simFlags: simFlags,
 		renounced: renounced, hidden: hidden, reclaimFlag: reclaimFlag, caps: caps})
+	if ev.HiddenOwner == nil {
+		// Established absence or unknown, as the capability table decided.
+		switch e := ev.Capabilities[CapHiddenOwner]; {
+		case flagged[risk.HiddenOwner]:
+			// Raised by a later proof (ownership reclaimed in simulation).
+			for _, fl := range flags {
+				if fl.Code == risk.HiddenOwner {
+					ev.HiddenOwner = &EVMHiddenOwner{Found: true, Detail: fl.Detail}
+					break
+				}
+			}
+		case e.Value != nil && !*e.Value:
+			ev.HiddenOwner = &EVMHiddenOwner{Detail: e.Detail}
+		case e.Value == nil:
+			warnings = append(warnings, "contract: hidden owner unknown: "+e.Detail)
+		}
+	}
 	cl.OwnershipRenounced = renounced && hidden == "" && !flagged[risk.HiddenOwner]
 	if f.OwnerKnown {
 		// A renounced owner() with a hidden owner beside it is not

@@ -224,7 +224,7 @@ func TestAnalyseEVMContractHiddenBesideOwner(t *testing.T) {
 	if !evmHas(sec.Flags, risk.HiddenOwner) {
 		t.Errorf("HIDDEN_OWNER missing when a second address can mint; got %v", evmCodes(sec))
 	}
-	if ev := sec.Evidence.(EVMContractEvidence); ev.HiddenOwner == nil || *ev.HiddenOwner != evmTestHidden {
+	if ev := sec.Evidence.(EVMContractEvidence); ev.HiddenOwner == nil || ev.HiddenOwner.Address == nil || *ev.HiddenOwner.Address != evmTestHidden {
 		t.Errorf("hidden_owner = %v, want %s", ev.HiddenOwner, evmTestHidden)
 	}
 }

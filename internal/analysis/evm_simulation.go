@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -63,6 +64,31 @@ type EVMSimulation struct {
 	// threshold) makes holders' sells fail; nil when not tried, empty
 	// when tried and none found.
 	SellBlocks []EVMSellBlock `json:"sell_blocks"`
+}
+
+// EVMSimulationError is liquidity_analysis.simulation.error: whether a
+// step failed ({"failed": true, "reason": …}) or every step ran
+// ({"failed": false}); the field is null only when neither is
+// established (a step did not run and none failed).
+type EVMSimulationError struct {
+	Failed bool    `json:"failed"`
+	Reason *string `json:"reason,omitempty"`
+}
+
+// MarshalJSON writes error in its three states (EVMSimulationError).
+func (s EVMSimulation) MarshalJSON() ([]byte, error) {
+	type plain EVMSimulation
+	var e *EVMSimulationError
+	switch {
+	case s.Error != nil:
+		e = &EVMSimulationError{Failed: true, Reason: s.Error}
+	case s.CanBuy != nil && s.CanSell != nil:
+		e = &EVMSimulationError{}
+	}
+	return json.Marshal(struct {
+		plain
+		Error *EVMSimulationError `json:"error"`
+	}{plain(s), e})
 }
 
 // EVMTradeLimit is a trade size the token refused and a smaller one it
