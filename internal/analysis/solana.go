@@ -61,6 +61,8 @@ type SolanaLiquidityEvidence struct {
 	TotalLiquidityUSD *float64                    `json:"total_liquidity_usd"`
 	LPBurnedPct       *float64                    `json:"lp_burned_pct"`
 	LPLockedPct       *float64                    `json:"lp_locked_pct"`
+	// LPLockedUSD is the main pool's locked liquidity in USD.
+	LPLockedUSD *float64 `json:"lp_locked_usd"`
 	BondingCurve      *SolanaBondingCurveEvidence `json:"bonding_curve"`
 	SOLPriceUSD       *float64                    `json:"sol_price_usd"`
 	SOLPriceSource    string                      `json:"sol_price_source,omitempty"`

@@ -338,6 +338,17 @@ type SolanaPool struct {
 	LPUnknownPct  *float64 `json:"lp_unknown_pct"`
 	// LPHolders are the largest LP token accounts (at most 10).
 	LPHolders []SolanaLPHolder `json:"lp_holders,omitempty"`
+	// LPProviders counts who provides the liquidity: the owners of the LP
+	// token accounts listed (burn addresses left out), or the positions
+	// listed that hold liquidity; nil when not listed.
+	LPProviders *int `json:"lp_providers"`
+	// Lockers are the locks among the largest LP holders: a configured
+	// locker, a lock stream's escrow, or a position's own lock, each
+	// with its amount, share, unlock time (null: permanent, or not
+	// stated) and USD value; LPLockedUSD is the locked share of the pool's
+	// liquidity in USD. Filled by the liquidity analysis.
+	Lockers     []SolanaLock `json:"lockers,omitempty"`
+	LPLockedUSD *float64     `json:"lp_locked_usd"`
 	// Creator is the pool's creator where the layout records it (Raydium
 	// CPMM, PumpSwap).
 	Creator string `json:"creator,omitempty"`

@@ -70,6 +70,7 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 		} else {
 			unvalued++
 		}
+		p.Lockers, p.LPLockedUSD = solanaLocks(f, p, now)
 		ev.Pools = append(ev.Pools, p)
 	}
 	sort.SliceStable(ev.Pools, func(i, j int) bool {
@@ -164,6 +165,7 @@ func AnalyseSolanaLiquidity(f *SolanaFacts, now time.Time) (scan.Section, []stri
 	}
 	if main >= 0 {
 		ev.LPBurnedPct, ev.LPLockedPct = ev.Pools[0].LPBurnedPct, ev.Pools[0].LPLockedPct
+		ev.LPLockedUSD = ev.Pools[0].LPLockedUSD
 	}
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, warnings
 }
@@ -229,4 +231,59 @@ func solanaPctOr0(p *float64) float64 {
 		return 0
 	}
 	return *p
+}
+
+// SolanaLock is one lock of a pool's liquidity.
+type SolanaLock struct {
+	// Kind is "locker" (LP or a position NFT held by a configured locker
+	// or a lock stream's escrow) or "position" (a position's own lock).
+	Kind string `json:"kind"`
+	// Locker is the lock's holder (the locker's or escrow's address, or
+	// the position's NFT holder), Name a configured locker's name.
+	Locker   string `json:"locker"`
+	Name     string `json:"name,omitempty"`
+	Position string `json:"position,omitempty"`
+	// Amount is the LP locked (raw units), null for a position.
+	Amount   *uint64 `json:"amount,string"`
+	SharePct float64 `json:"share_pct"`
+	// UnlockTime (unix seconds) or UnlockSlot is when the lock ends;
+	// both null for a permanent lock or a locker that does not state it.
+	UnlockTime *int64   `json:"unlock_time"`
+	UnlockSlot *uint64  `json:"unlock_slot,omitempty"`
+	USD        *float64 `json:"usd"`
+}
+
+// solanaLocks lists the locks among a pool's largest LP holders and
+// values the pool's locked share in USD.
+func solanaLocks(f *SolanaFacts, p SolanaPool, now time.Time) ([]SolanaLock, *float64) {
+	usd := func(share float64) *float64 {
+		if p.LiquidityUSD == nil {
+			return nil
+		}
+		v := solanaRound2(*p.LiquidityUSD * share / 100)
+		return &v
+	}
+	var out []SolanaLock
+	for _, h := range p.LPHolders {
+		l := SolanaLock{Kind: "locker", Locker: h.Owner, Name: f.Lockers[h.Owner], Position: h.Position, SharePct: h.SharePct, UnlockTime: h.LockedUntil, UnlockSlot: h.LockedUntilSlot}
+		switch {
+		case h.Label == SolanaLPLocker:
+		case h.PositionLockedPct != nil && *h.PositionLockedPct > 0:
+			l.Kind, l.SharePct = "position", *h.PositionLockedPct
+		case h.Position != "" && h.LockedUntil != nil && *h.LockedUntil > now.Unix():
+			l.Kind = "position"
+		default:
+			continue
+		}
+		if h.Position == "" {
+			a := h.Amount
+			l.Amount = &a
+		}
+		l.USD = usd(l.SharePct)
+		out = append(out, l)
+	}
+	if p.LPLockedPct == nil {
+		return out, nil
+	}
+	return out, usd(*p.LPLockedPct)
 }

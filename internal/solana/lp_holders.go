@@ -123,4 +123,5 @@ func (c *collector) lpShares(pf *analysis.SolanaPool, p foundPool, lm *Mint, lis
 	pf.LPBurnedPct = &sh.burned
 	pf.LPLockedPct, pf.LPUnlockedPct, pf.LPUnknownPct = sh.locked, sh.unlocked, sh.unknown
 	pf.LPHolders = sh.holders
+	pf.LPProviders = sh.providers
 }

@@ -23,6 +23,9 @@ type lpShares struct {
 	burned                    float64
 	locked, unlocked, unknown *float64
 	holders                   []analysis.SolanaLPHolder
+	// providers counts the owners holding LP, burn addresses left out
+	// (nil when not listed).
+	providers *int
 }
 
 // lpSplitInput is what lpSplit divides.
@@ -69,6 +72,7 @@ func lpSplit(in lpSplitInput) lpShares {
 		return out
 	}
 	var burned, locked, unlocked, unknown, seen uint64
+	providers := map[PublicKey]bool{}
 	holders := in.holders
 	sort.SliceStable(holders, func(i, j int) bool { return holders[i].amount > holders[j].amount })
 	for _, h := range holders {
@@ -107,6 +111,9 @@ func lpSplit(in lpSplitInput) lpShares {
 			unknown = satAdd(unknown, h.amount)
 		}
 		seen = satAdd(seen, h.amount)
+		if h.amount > 0 && label != analysis.SolanaLPBurn {
+			providers[h.owner] = true
+		}
 		if h.amount > 0 && len(out.holders) < maxLPHolders {
 			out.holders = append(out.holders, analysis.SolanaLPHolder{
 				TokenAccount: h.address.String(), Owner: owner, Amount: h.amount,
@@ -127,5 +134,7 @@ func lpSplit(in lpSplitInput) lpShares {
 	l, u, k := pct(locked), pct(unlocked), pct(unknown)
 	out.burned += pct(burned)
 	out.locked, out.unlocked, out.unknown = &l, &u, &k
+	n := len(providers)
+	out.providers = &n
 	return out
 }

@@ -219,6 +219,8 @@ func (c *collector) buildPools(get func(PublicKey) (*Account, bool), listings ma
 				b, l, u, k := ps.burned, ps.locked, ps.unlocked, ps.unknown
 				pf.LPBurnedPct, pf.LPLockedPct, pf.LPUnlockedPct, pf.LPUnknownPct = &b, &l, &u, &k
 				pf.LPHolders = ps.holders
+				n := ps.providers
+				pf.LPProviders = &n
 				for i := range pf.LPHolders {
 					if p.state.Creator != nil && pf.LPHolders[i].Owner == p.state.Creator.String() && pf.LPHolders[i].Label == analysis.SolanaLPWallet {
 						pf.LPHolders[i].Label = analysis.SolanaLPCreator

@@ -59,6 +59,8 @@ type positionListing struct {
 type positionShares struct {
 	burned, locked, unlocked, unknown float64
 	holders                           []analysis.SolanaLPHolder
+	// providers counts the positions listed that hold liquidity.
+	providers int
 	// err is why the split could not be made; the pool then keeps what it
 	// records itself.
 	err error
@@ -232,9 +234,13 @@ func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, g
 	}
 	var ws []weighted
 	var listed, listedLocked float64
+	sh0providers := 0
 	for _, rp := range positions {
 		u, l := weigh(rp.pos)
 		ws = append(ws, weighted{rp, u, l})
+		if u+l > 0 {
+			sh0providers++
+		}
 		listed += u + l
 		listedLocked += l
 	}
@@ -242,7 +248,7 @@ func (c *collector) splitPositions(p foundPool, positions []*resolvedPosition, g
 		return &positionShares{err: fmt.Errorf("the node listed positions holding more than the pool (%.6g of %.6g)", listed, total)}
 	}
 	pct := func(v float64) float64 { return min(100, 100*v/total) }
-	sh := &positionShares{}
+	sh := &positionShares{providers: sh0providers}
 	// What no listed position accounts for (an incomplete index, fees not
 	// yet collected): unknown, except the part the pool itself records
 	// as locked for good that the listed positions do not show.

@@ -176,6 +176,17 @@ func TestAssessDAMMv2Positions(t *testing.T) {
 			if real.PositionLockedPct == nil || *real.PositionLockedPct != 50 || real.SharePct != 50 || other.SharePct != 50 || other.Owner != tt.holder {
 				t.Errorf("holders %+v / %+v", real, other)
 			}
+			// The real position's permanent lock is a lock of half the
+			// pool, with no unlock time; two positions provide.
+			var own *analysis.SolanaLock
+			for i := range p.Lockers {
+				if p.Lockers[i].Position == dammV2Position {
+					own = &p.Lockers[i]
+				}
+			}
+			if own == nil || own.Kind != "position" || own.SharePct != 50 || own.UnlockTime != nil || own.Amount != nil || p.LPProviders == nil || *p.LPProviders != 2 {
+				t.Errorf("lockers %+v, providers %v", p.Lockers, p.LPProviders)
+			}
 		})
 	}
 }
