@@ -55,17 +55,17 @@ type SolanaContractEvidence struct {
 type SolanaLiquidityEvidence struct {
 	DEXesSearched []string `json:"dexes_searched"`
 	// DEXesUnsearched are the DEXes whose search failed or was refused.
-	DEXesUnsearched   []string                    `json:"dexes_unsearched"`
-	Pools             []SolanaPool                `json:"pools"`
-	MainPool          *string                     `json:"main_pool"`
-	TotalLiquidityUSD *float64                    `json:"total_liquidity_usd"`
-	LPBurnedPct       *float64                    `json:"lp_burned_pct"`
-	LPLockedPct       *float64                    `json:"lp_locked_pct"`
+	DEXesUnsearched   []string     `json:"dexes_unsearched"`
+	Pools             []SolanaPool `json:"pools"`
+	MainPool          *string      `json:"main_pool"`
+	TotalLiquidityUSD *float64     `json:"total_liquidity_usd"`
+	LPBurnedPct       *float64     `json:"lp_burned_pct"`
+	LPLockedPct       *float64     `json:"lp_locked_pct"`
 	// LPLockedUSD is the main pool's locked liquidity in USD.
-	LPLockedUSD *float64 `json:"lp_locked_usd"`
-	BondingCurve      *SolanaBondingCurveEvidence `json:"bonding_curve"`
-	SOLPriceUSD       *float64                    `json:"sol_price_usd"`
-	SOLPriceSource    string                      `json:"sol_price_source,omitempty"`
+	LPLockedUSD    *float64                    `json:"lp_locked_usd"`
+	BondingCurve   *SolanaBondingCurveEvidence `json:"bonding_curve"`
+	SOLPriceUSD    *float64                    `json:"sol_price_usd"`
+	SOLPriceSource string                      `json:"sol_price_source,omitempty"`
 	// PoolsFrom says how the pools were found: "program_accounts" (every
 	// DEX searched on-chain), "pool_index" (named by the operator's index,
 	// each read and verified on-chain) or "none" (a trusted token's pools
