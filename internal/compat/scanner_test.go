@@ -118,8 +118,11 @@ type report struct {
 			CanSell *bool    `json:"can_sell"`
 			BuyTax  *float64 `json:"buy_tax"`
 			SellTax *float64 `json:"sell_tax"`
-			Error   *string  `json:"error"`
-			Pool    string   `json:"pool"`
+			Error   *struct {
+				Failed bool   `json:"failed"`
+				Reason string `json:"reason"`
+			} `json:"error"`
+			Pool string `json:"pool"`
 		} `json:"simulation"`
 	} `json:"liquidity_analysis"`
 	RiskFlags []struct {

@@ -38,9 +38,30 @@ type snapshot struct {
 			CanSell *bool    `json:"can_sell"`
 			BuyTax  *float64 `json:"buy_tax"`
 			SellTax *float64 `json:"sell_tax"`
-			Error   *string  `json:"error"`
+			Error   simError `json:"error"`
 		} `json:"simulation"`
 	} `json:"liquidity_analysis"`
+}
+
+// simError is a simulation's failure reason as a report stores it: an
+// object ({"failed": true, "reason": …}, or {"failed": false}) since
+// reports say none apart from unknown, a string or null before.
+type simError struct{ reason *string }
+
+func (e *simError) UnmarshalJSON(b []byte) error {
+	var s *string
+	if json.Unmarshal(b, &s) == nil {
+		e.reason = s
+		return nil
+	}
+	var o struct {
+		Reason *string `json:"reason"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	e.reason = o.Reason
+	return nil
 }
 
 func decodeSnapshot(report []byte) (*snapshot, error) {
@@ -181,7 +202,7 @@ func tradingDiff(before, after *snapshot, seen map[string]bool) (change, bool) {
 	if len(changes) == 0 {
 		return change{}, false
 	}
-	canBuy, canSell, reason := as.CanBuy, as.CanSell, as.Error
+	canBuy, canSell, reason := as.CanBuy, as.CanSell, as.Error.reason
 	parts := append([]string{TradingChanged, before.ScanID}, changes...)
 	parts = append(parts, taxString(as.BuyTax), taxString(as.SellTax))
 	return change{typ: TradingChanged, idParts: parts, fill: func(c Common) any {

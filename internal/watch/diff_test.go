@@ -115,3 +115,27 @@ func TestRiskChangedNamesFlagsAddedAndRemoved(t *testing.T) {
 		t.Error("two entries share an event id")
 	}
 }
+
+// TestSnapshotReadsBothSimulationErrors: a report stored before the
+// three states (error a string) and one after (an object) both decode,
+// with the failure's reason.
+func TestSnapshotReadsBothSimulationErrors(t *testing.T) {
+	for report, want := range map[string]string{
+		`{"liquidity_analysis":{"simulation":{"error":"TRANSFER_FAILED"}}}`:                          "TRANSFER_FAILED",
+		`{"liquidity_analysis":{"simulation":{"error":{"failed":true,"reason":"TRANSFER_FAILED"}}}}`: "TRANSFER_FAILED",
+		`{"liquidity_analysis":{"simulation":{"error":{"failed":false}}}}`:                           "<none>",
+		`{"liquidity_analysis":{"simulation":{"error":null}}}`:                                       "<none>",
+	} {
+		s, err := decodeSnapshot([]byte(report))
+		if err != nil {
+			t.Fatalf("%s: %v", report, err)
+		}
+		got := "<none>"
+		if r := s.Liquidity.Simulation.Error.reason; r != nil {
+			got = *r
+		}
+		if got != want {
+			t.Errorf("%s: reason %s, want %s", report, got, want)
+		}
+	}
+}
