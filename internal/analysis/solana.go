@@ -149,6 +149,9 @@ type SolanaDeployerEvidence struct {
 	CreatorTxCount       *int     `json:"creator_tx_count"`
 	CreatorFirstActivity *string  `json:"creator_first_activity"`
 	OtherTokens          []string `json:"other_tokens"`
+	// CreatorCandidates are the addresses tied to who made the token
+	// (SolanaFacts.CreatorCandidates), for the creator's record.
+	CreatorCandidates []SolanaIdentity `json:"creator_candidates"`
 }
 
 // AssessSolana analyses a mint's facts into an assessment (scores are the

@@ -133,3 +133,52 @@ func solanaMintAuthorityDetail(f *SolanaFacts, addr string) string {
 	}
 	return solanaWho(f, addr) + " holds the mint authority: it mints under its own rules."
 }
+
+// SolanaIdentity is an address tied to who made the token, with how it
+// is tied (a SolanaCreator* source, "mint_authority" or "pool_creator").
+type SolanaIdentity struct {
+	Address string `json:"address"`
+	Source  string `json:"source"`
+}
+
+// Identity sources beside the creator's.
+const (
+	SolanaIdentityMintAuthority = "mint_authority"
+	SolanaIdentityPoolCreator   = "pool_creator"
+)
+
+// CreatorCandidates are the addresses tied to who made the token, for the
+// creator's record across scans (package reputation): the creator found
+// (bonding curve, first transaction's fee payer, metadata update
+// authority), the mint's current mint authority when it is a wallet or
+// not read, the metadata update authority, and each pool's recorded
+// creator; each address once, in that order.
+func (f *SolanaFacts) CreatorCandidates() []SolanaIdentity {
+	var out []SolanaIdentity
+	add := func(addr *string, source string) {
+		if addr == nil || *addr == "" || slices.ContainsFunc(out, func(i SolanaIdentity) bool { return i.Address == *addr }) {
+			return
+		}
+		out = append(out, SolanaIdentity{Address: *addr, Source: source})
+	}
+	if f.Creator != nil {
+		add(&f.Creator.Address, f.Creator.Source)
+	}
+	if a := f.Mint.MintAuthority; a != nil {
+		// A program-derived authority (a stake pool's) is no one's
+		// identity.
+		if l, ok := f.Authorities[*a]; !ok || l.Kind == SolanaAuthorityWallet || l.Kind == SolanaAuthorityMultisig {
+			add(a, SolanaIdentityMintAuthority)
+		}
+	}
+	if f.Metadata != nil {
+		add(f.Metadata.UpdateAuthority, SolanaCreatorUpdateAuthority)
+	}
+	for _, p := range f.Liquidity.Pools {
+		if p.Creator != "" {
+			c := p.Creator
+			add(&c, SolanaIdentityPoolCreator)
+		}
+	}
+	return out
+}

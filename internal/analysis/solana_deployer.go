@@ -11,7 +11,10 @@ import (
 // AnalyseSolanaDeployer reports the creator and its holdings.
 func AnalyseSolanaDeployer(f *SolanaFacts) (scan.Section, []string) {
 	warnings := append([]string(nil), f.Warnings.Deployer...)
-	ev := SolanaDeployerEvidence{OtherTokens: nil}
+	ev := SolanaDeployerEvidence{OtherTokens: nil, CreatorCandidates: f.CreatorCandidates()}
+	if ev.CreatorCandidates == nil {
+		ev.CreatorCandidates = []SolanaIdentity{}
+	}
 	cr := f.Creator
 	if cr == nil {
 		if f.Trusted == "" {

@@ -155,3 +155,37 @@ func TestWhoCanChangeWhat(t *testing.T) {
 		})
 	}
 }
+
+// TestCreatorCandidates: the addresses tied to who made a token, for the
+// creator's record: the pump mint's curve creator and its CPMM pool's
+// recorded creator (real bytes); JitoSOL's stake-pool mint authority is a
+// program-derived address, nobody's identity; the mega token's wallet
+// authority is its creator (update authority) and mint authority, once.
+func TestCreatorCandidates(t *testing.T) {
+	for _, tt := range []struct {
+		mint string
+		want []analysis.SolanaIdentity
+	}{
+		{pumpMint, []analysis.SolanaIdentity{{Address: creator, Source: analysis.SolanaCreatorBondingCurve}, {Address: cpmmCreator, Source: analysis.SolanaIdentityPoolCreator}}},
+		{megaMint, []analysis.SolanaIdentity{{Address: megaAuth, Source: analysis.SolanaCreatorUpdateAuthority}}},
+	} {
+		got, err := newAdapter(t, solana.Options{}, newServer(t).URL()).Assess(context.Background(), request(t, tt.mint))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := got.Deployer.Evidence.(analysis.SolanaDeployerEvidence)
+		if !slices.Equal(d.CreatorCandidates, tt.want) {
+			t.Errorf("%s: candidates %+v, want %+v", tt.mint, d.CreatorCandidates, tt.want)
+		}
+	}
+	got, err := newAdapter(t, solana.Options{}, newServer(t).URL()).Assess(context.Background(), request(t, jitoSOL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := got.Contract.Evidence.(analysis.SolanaContractEvidence)
+	for _, id := range got.Deployer.Evidence.(analysis.SolanaDeployerEvidence).CreatorCandidates {
+		if id.Address == *c.MintAuthority {
+			t.Errorf("JitoSOL's stake-pool authority %s named a creator candidate", id.Address)
+		}
+	}
+}
