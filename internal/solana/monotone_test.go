@@ -41,8 +41,16 @@ func fixtureScans() []fixtureScan {
 		}},
 		{"mayhem mint", mayhemMint, plain},
 		{"scnSOL", scnSOL, plain},
-		{"JitoSOL", "J1toso1uCk3RLmjorhTtrVwY9HJ7X8V9yYac6Y7kGCPn", plain},
-		{"mega token", "5gSwsLGzyCwgwPJSnxjsQCaFeE19ZFaibHMLky9TDFim", plain},
+		{"JitoSOL", jitoSOL, plain},
+		{"mSOL", msolMint, plain},
+		{"pwrSOL", "pWrSoLAhue6jUxUkbWgmEy5rD9VJzkFmvfTDV5KgNuu", plain},
+		{"mega token", megaMint, plain},
+		{"mega token group member", memberMint, plain},
+		{"USDC (trusted)", usdcMint, plain},
+		{"wSOL (trusted)", wsolMint, plain},
+		{"SAMO", "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU", plain},
+		{"ORCA", "orcaEKTdK7LKz57vaAYr9QeNsVEPfiu6QeMU1kektZE", plain},
+		{"DLMM token X", "FQuMNJ6UcrkA3xMLsmmLL8sk47RkZYod57mX3a8w1brg", plain},
 		{"mSOL on DAMM v1", msolMint, func(t *testing.T) (*solanatest.Server, solana.Options) {
 			return dammV1Server(t), solana.Options{Now: now}
 		}},
@@ -96,6 +104,7 @@ func TestKnowingLessNeverReadsSafer(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("base: %s %.1f %s unchecked %v", base.RiskLevel, base.OverallRiskScore, base.Completeness, base.Unchecked)
+			t.Logf("LEVEL|%s|%s|%.1f|%s|%v", fx.name, base.RiskLevel, base.OverallRiskScore, base.Completeness, base.Unchecked)
 			scans := 0
 			for _, k := range srv.Keys() {
 				if k == fx.mint {
