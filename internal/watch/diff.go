@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 )
 
@@ -19,10 +21,19 @@ type snapshot struct {
 	TotalSupply *string     `json:"total_supply"`
 	Flags       []risk.Flag `json:"risk_flags"`
 	Contract    struct {
-		Owner *string `json:"owner"`
-		Proxy *struct {
-			Implementation string `json:"implementation"`
+		Owner       *string     `json:"owner"`
+		HiddenOwner hiddenOwner `json:"hidden_owner"`
+		Proxy       *struct {
+			Implementation string  `json:"implementation"`
+			Admin          *string `json:"admin"`
 		} `json:"proxy"`
+		// Powers are the privileged powers, with the address each was
+		// proven from.
+		Powers []struct {
+			Proven *bool  `json:"proven"`
+			Caller string `json:"caller"`
+			Role   string `json:"role"`
+		} `json:"powers"`
 	} `json:"contract_analysis"`
 	Liquidity struct {
 		MainPool     *string  `json:"main_pool"`
@@ -62,6 +73,59 @@ func (e *simError) UnmarshalJSON(b []byte) error {
 	}
 	e.reason = o.Reason
 	return nil
+}
+
+// hiddenOwner is contract_analysis.hidden_owner's address: an object
+// ({"found", "address"}) since reports tell none from unknown, a string
+// or null before.
+type hiddenOwner struct{ address string }
+
+func (h *hiddenOwner) UnmarshalJSON(b []byte) error {
+	var s *string
+	if json.Unmarshal(b, &s) == nil {
+		if s != nil {
+			h.address = *s
+		}
+		return nil
+	}
+	var o struct {
+		Address *string `json:"address"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	if o.Address != nil {
+		h.address = *o.Address
+	}
+	return nil
+}
+
+// privileged are the addresses whose own transactions can change the
+// token without a log: the owner, a hidden owner, the proxy's admin and
+// every address a power was proven from (the probes' control caller,
+// "anyone", excepted).
+func (s *snapshot) privileged() []common.Address {
+	var out []common.Address
+	add := func(a string) {
+		if common.IsHexAddress(a) {
+			if addr := common.HexToAddress(a); addr != (common.Address{}) && !slices.Contains(out, addr) {
+				out = append(out, addr)
+			}
+		}
+	}
+	if s.Contract.Owner != nil {
+		add(*s.Contract.Owner)
+	}
+	add(s.Contract.HiddenOwner.address)
+	if s.Contract.Proxy != nil && s.Contract.Proxy.Admin != nil {
+		add(*s.Contract.Proxy.Admin)
+	}
+	for _, p := range s.Contract.Powers {
+		if p.Proven != nil && *p.Proven && p.Role != "anyone" {
+			add(p.Caller)
+		}
+	}
+	return out
 }
 
 func decodeSnapshot(report []byte) (*snapshot, error) {

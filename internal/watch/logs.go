@@ -45,7 +45,18 @@ type LogSource interface {
 	Logs(ctx context.Context, from, to uint64, addrs []common.Address, topics []common.Hash) ([]types.Log, error)
 }
 
-// RPCLogs is a LogSource over JSON-RPC: all the address chunks of one
+// NonceSource also reads accounts' transaction counts at the block the
+// logs end at, in the same round trip: a privileged address's own
+// transaction (a fee set, a blacklist entry) announces nothing in the
+// token's logs, but it moves the sender's nonce.
+type NonceSource interface {
+	LogSource
+	// LogsAndNonces is Logs plus the nonce of each of accounts at block
+	// to; with from past to, the nonces alone.
+	LogsAndNonces(ctx context.Context, from, to uint64, addrs []common.Address, topics []common.Hash, accounts []common.Address) ([]types.Log, []uint64, error)
+}
+
+// RPCLogs is a LogSource (and a NonceSource) over JSON-RPC: all the address chunks of one
 // tick go in one batch, one HTTP request.
 type RPCLogs struct {
 	Client Batcher
@@ -73,8 +84,19 @@ type logFilter struct {
 // Logs implements LogSource: ceil(len(addrs)/MaxAddresses) eth_getLogs
 // calls in one batch.
 func (r RPCLogs) Logs(ctx context.Context, from, to uint64, addrs []common.Address, topics []common.Hash) ([]types.Log, error) {
-	if len(addrs) == 0 || from > to {
-		return nil, nil
+	logs, _, err := r.LogsAndNonces(ctx, from, to, addrs, topics, nil)
+	return logs, err
+}
+
+// LogsAndNonces implements NonceSource: the eth_getLogs calls and one
+// eth_getTransactionCount per account at block to, in one batch.
+// With from past to it reads only the nonces (at block to).
+func (r RPCLogs) LogsAndNonces(ctx context.Context, from, to uint64, addrs []common.Address, topics []common.Hash, accounts []common.Address) ([]types.Log, []uint64, error) {
+	if from > to {
+		addrs = nil
+	}
+	if len(addrs) == 0 && len(accounts) == 0 {
+		return nil, nil, nil
 	}
 	size := r.MaxAddresses
 	if size <= 0 {
@@ -90,18 +112,30 @@ func (r RPCLogs) Logs(ctx context.Context, from, to uint64, addrs []common.Addre
 			FromBlock: hexutil.EncodeUint64(from), ToBlock: hexutil.EncodeUint64(to), Address: chunk, Topics: [][]common.Hash{topics},
 		}}})
 	}
+	nLogs := len(elems)
+	counts := make([]hexutil.Uint64, len(accounts))
+	for i, a := range accounts {
+		elems = append(elems, rpc.BatchElem{Method: "eth_getTransactionCount", Result: &counts[i], Args: []any{a, hexutil.EncodeUint64(to)}})
+	}
 	if err := r.Client.Batch(ctx, elems); err != nil {
-		return nil, fmt.Errorf("watch: logs: %w", err)
+		return nil, nil, fmt.Errorf("watch: logs: %w", err)
 	}
 	var out []types.Log
-	for i, e := range elems {
+	for i, e := range elems[:nLogs] {
 		if e.Error != nil {
-			return nil, fmt.Errorf("watch: logs: %w", e.Error)
+			return nil, nil, fmt.Errorf("watch: logs: %w", e.Error)
 		}
 		out = append(out, *results[i]...)
 	}
 	sortLogs(out)
-	return out, nil
+	nonces := make([]uint64, len(accounts))
+	for i, e := range elems[nLogs:] {
+		if e.Error != nil {
+			return nil, nil, fmt.Errorf("watch: nonce of %s: %w", accounts[i].Hex(), e.Error)
+		}
+		nonces[i] = uint64(counts[i])
+	}
+	return out, nonces, nil
 }
 
 // sortLogs puts the chunks' logs in chain order: by block, then index.

@@ -85,6 +85,10 @@ type Watcher struct {
 	// snaps are the decoded last scans by chain and scan id, so a tick
 	// reads from the store only the reports of scans it has not seen.
 	snaps map[string]map[string]*snapshot
+	// nonces are the privileged addresses' transaction counts by chain,
+	// as the last tick read them (in memory: after a restart the first
+	// tick reads them afresh, and the periodic re-scan covers the gap).
+	nonces map[string]map[common.Address]uint64
 }
 
 // New returns a Watcher.
@@ -121,7 +125,7 @@ func New(o Options) (*Watcher, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Watcher{o: o, snaps: map[string]map[string]*snapshot{}}, nil
+	return &Watcher{o: o, snaps: map[string]map[string]*snapshot{}, nonces: map[string]map[common.Address]uint64{}}, nil
 }
 
 // Instance is this watcher's lease owner id.
@@ -199,9 +203,12 @@ type token struct {
 
 // TickStats says what one chain's tick did.
 type TickStats struct {
-	Held     bool
-	Tokens   int
-	Logs     int
+	Held   bool
+	Tokens int
+	Logs   int
+	// Acted counts the privileged addresses that sent a transaction
+	// since the last tick (their tokens are re-scanned).
+	Acted    int
 	Rescans  int
 	Events   int
 	From, To uint64
@@ -249,14 +256,25 @@ func (w *Watcher) TickChain(ctx context.Context, key string) (TickStats, error) 
 		from, to := cursor+1, min(head, cursor+w.o.MaxBlocks)
 		next = max(cursor, to)
 		st.From, st.To = from, to
-		if from <= to {
-			logs, err := src.Logs(ctx, from, to, watchedAddresses(tokens), Topics)
-			if err != nil {
+		var logs []types.Log
+		ns, ok := src.(NonceSource)
+		accounts, holders := privilegedAccounts(tokens)
+		switch {
+		case ok && len(accounts) > 0:
+			// Read even with no new block: the first tick's nonces are
+			// the reference the next one compares with.
+			var nonces []uint64
+			if logs, nonces, err = ns.LogsAndNonces(ctx, from, to, watchedAddresses(tokens), Topics, accounts); err != nil {
 				return st, err
 			}
-			st.Logs = len(logs)
-			w.classify(ch, tokens, logs)
+			st.Acted = w.acted(key, accounts, nonces, holders)
+		case from <= to:
+			if logs, err = src.Logs(ctx, from, to, watchedAddresses(tokens), Topics); err != nil {
+				return st, err
+			}
 		}
+		st.Logs = len(logs)
+		w.classify(ch, tokens, logs)
 	}
 	rescans := w.pick(tokens, now)
 	st.Rescans = len(rescans)
@@ -362,6 +380,49 @@ func (w *Watcher) seed(ctx context.Context, key string, t *token) *store.Watched
 		return nil
 	}
 	return &store.WatchedToken{Chain: key, Address: t.addr, ScanID: sc.ID, Report: sc.Report, ScannedAt: time.Time{}}
+}
+
+// privilegedAccounts are the privileged addresses of the tokens' last
+// scans, each with the tokens it holds powers over.
+func privilegedAccounts(tokens []*token) ([]common.Address, map[common.Address][]*token) {
+	var accounts []common.Address
+	holders := map[common.Address][]*token{}
+	for _, t := range tokens {
+		if t.before == nil {
+			continue
+		}
+		for _, a := range t.before.privileged() {
+			if holders[a] == nil {
+				accounts = append(accounts, a)
+			}
+			holders[a] = append(holders[a], t)
+		}
+	}
+	return accounts, holders
+}
+
+// acted compares the accounts' nonces with the last tick's: an account
+// that sent a transaction marks its tokens moved (re-scanned now, the
+// re-scan deciding whether anything changed). It returns how many did.
+func (w *Watcher) acted(key string, accounts []common.Address, nonces []uint64, holders map[common.Address][]*token) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	last := w.nonces[key]
+	next := make(map[common.Address]uint64, len(accounts))
+	n := 0
+	for i, a := range accounts {
+		next[a] = nonces[i]
+		if before, ok := last[a]; ok && nonces[i] > before {
+			n++
+			for _, t := range holders[a] {
+				t.moved = true
+			}
+			w.o.Logger.Debug("watch: a privileged address sent a transaction", "chain", key, "address", a.Hex(),
+				"nonce", nonces[i], "tokens", len(holders[a]))
+		}
+	}
+	w.nonces[key] = next
+	return n
 }
 
 func watchedAddresses(tokens []*token) []common.Address {
