@@ -51,6 +51,15 @@ func fixtureScans() []fixtureScan {
 		{"SAMO", "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU", plain},
 		{"ORCA", "orcaEKTdK7LKz57vaAYr9QeNsVEPfiu6QeMU1kektZE", plain},
 		{"DLMM token X", "FQuMNJ6UcrkA3xMLsmmLL8sk47RkZYod57mX3a8w1brg", plain},
+		{"mayhem on DAMM v2, second position's NFT in a wallet", mayhemMint, func(t *testing.T) (*solanatest.Server, solana.Options) {
+			return dammV2PositionsServer(t, "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU", 1), solana.Options{}
+		}},
+		{"mayhem on DAMM v2, second position's NFT burned", mayhemMint, func(t *testing.T) (*solanatest.Server, solana.Options) {
+			return dammV2PositionsServer(t, "", 1), solana.Options{}
+		}},
+		{"mayhem on DAMM v2, second position's NFT locked", mayhemMint, func(t *testing.T) (*solanatest.Server, solana.Options) {
+			return dammV2PositionsServer(t, raydiumLockAuthority, 1), solana.Options{}
+		}},
 		{"mSOL on DAMM v1", msolMint, func(t *testing.T) (*solanatest.Server, solana.Options) {
 			return dammV1Server(t), solana.Options{Now: now}
 		}},

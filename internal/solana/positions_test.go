@@ -91,44 +91,7 @@ func TestAssessDAMMv2Positions(t *testing.T) {
 		{"positions exceed the pool", wallet, 3, 50, -1, false, false, "who holds its positions is unknown"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := newServer(t)
-			data, _ := fixture(t, dammV2Pool)
-			tokenVault, usdcVault := syntheticKey("damm-token-vault"), syntheticKey("damm-usdc-vault")
-			putKey(data, 168, mayhemMint)
-			putKey(data, 232, tokenVault)
-			putKey(data, 264, usdcVault)
-			total, _ := new(big.Int).SetString(dammV2PoolLiqTot, 10)
-			half, _ := new(big.Int).SetString(dammV2PosLocked, 10)
-			putU128(data[360:376], total)
-			putU128(data[552:568], half)
-			srv.SetAccount(dammV2Pool, solanatest.Account{Lamports: 8_630_400, Owner: dammV2Program, Data: data})
-			auth := syntheticKey("damm-authority")
-			if err := srv.AddTokenAccount(tokenVault, mayhemMint, auth, 50_000_000_000_000, solanatest.Token2022Program); err != nil {
-				t.Fatal(err)
-			}
-			if err := srv.AddTokenAccount(usdcVault, usdcMint, auth, 3_000_000_000+1855116578, solanatest.TokenProgram); err != nil {
-				t.Fatal(err)
-			}
-			pos, _ := fixtureAt(t, "damm_v2", dammV2Position)
-			putKey(pos, 8, dammV2Pool)
-			srv.SetAccount(dammV2Position, solanatest.Account{Lamports: 3_730_560, Owner: dammV2Program, Data: pos})
-			srv.SetAccount(dammV2PosNFT, nftMint(1))
-			second := slices.Clone(pos)
-			nft2 := syntheticKey("second-position-nft")
-			putKey(second, 40, nft2)
-			putU128(second[152:168], new(big.Int).Mul(half, big.NewInt(tt.unlockedFactor)))
-			putU128(second[184:200], new(big.Int))
-			srv.SetAccount(syntheticKey("second-position"), solanatest.Account{Lamports: 3_730_560, Owner: dammV2Program, Data: second})
-			switch tt.holder {
-			case "":
-				srv.SetAccount(nft2, nftMint(0))
-			case "missing":
-			default:
-				srv.SetAccount(nft2, nftMint(1))
-				if err := srv.AddTokenAccount(syntheticKey("nft-holder-account"), nft2, tt.holder, 1, solanatest.Token2022Program); err != nil {
-					t.Fatal(err)
-				}
-			}
+			srv := dammV2PositionsServer(t, tt.holder, tt.unlockedFactor)
 			got, _, p := assessOnePool(t, srv, mayhemMint, "meteora_damm_v2")
 			// The NFT mint and holders of the unlocked position take one
 			// request after the three round trips; the holder count
@@ -189,6 +152,54 @@ func TestAssessDAMMv2Positions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dammV2PositionsServer serves the DAMM v2 setup of
+// TestAssessDAMMv2Positions: the real pool and position (edited as said
+// there) and a SYNTHETIC second position holding unlockedFactor halves of
+// the pool unlocked, whose NFT holder is holder ("" burns the NFT,
+// "missing" serves no NFT mint).
+func dammV2PositionsServer(tb testing.TB, holder string, unlockedFactor int64) *solanatest.Server {
+	tb.Helper()
+	srv := newServer(tb)
+	data, _ := fixture(tb, dammV2Pool)
+	tokenVault, usdcVault := syntheticKey("damm-token-vault"), syntheticKey("damm-usdc-vault")
+	putKey(data, 168, mayhemMint)
+	putKey(data, 232, tokenVault)
+	putKey(data, 264, usdcVault)
+	total, _ := new(big.Int).SetString(dammV2PoolLiqTot, 10)
+	half, _ := new(big.Int).SetString(dammV2PosLocked, 10)
+	putU128(data[360:376], total)
+	putU128(data[552:568], half)
+	srv.SetAccount(dammV2Pool, solanatest.Account{Lamports: 8_630_400, Owner: dammV2Program, Data: data})
+	auth := syntheticKey("damm-authority")
+	if err := srv.AddTokenAccount(tokenVault, mayhemMint, auth, 50_000_000_000_000, solanatest.Token2022Program); err != nil {
+		tb.Fatal(err)
+	}
+	if err := srv.AddTokenAccount(usdcVault, usdcMint, auth, 3_000_000_000+1855116578, solanatest.TokenProgram); err != nil {
+		tb.Fatal(err)
+	}
+	pos, _ := fixtureAt(tb, "damm_v2", dammV2Position)
+	putKey(pos, 8, dammV2Pool)
+	srv.SetAccount(dammV2Position, solanatest.Account{Lamports: 3_730_560, Owner: dammV2Program, Data: pos})
+	srv.SetAccount(dammV2PosNFT, nftMint(1))
+	second := slices.Clone(pos)
+	nft2 := syntheticKey("second-position-nft")
+	putKey(second, 40, nft2)
+	putU128(second[152:168], new(big.Int).Mul(half, big.NewInt(unlockedFactor)))
+	putU128(second[184:200], new(big.Int))
+	srv.SetAccount(syntheticKey("second-position"), solanatest.Account{Lamports: 3_730_560, Owner: dammV2Program, Data: second})
+	switch holder {
+	case "":
+		srv.SetAccount(nft2, nftMint(0))
+	case "missing":
+	default:
+		srv.SetAccount(nft2, nftMint(1))
+		if err := srv.AddTokenAccount(syntheticKey("nft-holder-account"), nft2, holder, 1, solanatest.Token2022Program); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return srv
 }
 
 // somePDA is an address off the curve (a program-derived address).
