@@ -211,7 +211,8 @@ func solanaTransferFeeBps(p SolanaTransferFeeParams) uint16 {
 // applies as for a node error. Each has its warning from its analysis.
 //   - pools: who can withdraw the main pool's liquidity is not
 //     established (positions or LP holders not resolved, LP mint not
-//     read);
+//     read), or whether the liquidity is low is not (a pool without a
+//     USD value, and what was valued under the low-liquidity line);
 //   - holders: the holder list has holes (the top-10 share is not a
 //     share);
 //   - insiders: no verdict, or a verdict over holders that are not the
@@ -224,7 +225,7 @@ func solanaUnestablished(f *SolanaFacts, liquidity, holders scan.Section) []stri
 		return nil
 	}
 	var out []string
-	if ev, ok := liquidity.Evidence.(SolanaLiquidityEvidence); ok && len(ev.Pools) > 0 && solanaLPLockUnknown(f.mainPool(ev.Pools[0].Address)) {
+	if ev, ok := liquidity.Evidence.(SolanaLiquidityEvidence); ok && len(ev.Pools) > 0 && (solanaLPLockUnknown(f.mainPool(ev.Pools[0].Address)) || solanaLiquidityUnknown(ev)) {
 		out = append(out, risk.CheckPools)
 	}
 	if f.Holders != nil && f.Holders.Inconsistent {

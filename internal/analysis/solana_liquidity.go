@@ -287,3 +287,17 @@ func solanaLocks(f *SolanaFacts, p SolanaPool, now time.Time) ([]SolanaLock, *fl
 	}
 	return out, usd(*p.LPLockedPct)
 }
+
+// solanaLiquidityUnknown reports whether LOW_LIQUIDITY could not be
+// decided: a pool has no USD value (reserves unknown, or a quote token
+// without an on-chain USD price) and the pools valued, with any active
+// curve, stay under the low-liquidity line.
+func solanaLiquidityUnknown(ev SolanaLiquidityEvidence) bool {
+	unvalued := 0
+	for _, p := range ev.Pools {
+		if p.LiquidityUSD == nil {
+			unvalued++
+		}
+	}
+	return unvalued > 0 && (ev.TotalLiquidityUSD == nil || *ev.TotalLiquidityUSD < risk.LowLiquidityUSD)
+}

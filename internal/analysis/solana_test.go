@@ -483,3 +483,59 @@ func TestAnalyseSolanaHolderCount(t *testing.T) {
 		})
 	}
 }
+
+// TestAssessSolanaUnestablished: a check that ran without establishing
+// its fact is unchecked, whatever else is known.
+func TestAssessSolanaUnestablished(t *testing.T) {
+	now := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name  string
+		edit  func(*analysis.SolanaFacts)
+		want  []string
+		never []string
+	}{
+		{"everything established", func(f *analysis.SolanaFacts) {
+			f.Creator = &analysis.SolanaCreator{Address: "W9", Source: analysis.SolanaCreatorBondingCurve}
+			f.Holders.Complete = true
+			f.Holders.Accounts[0].Amount = 910_000_000
+		}, nil, []string{risk.CheckPools, risk.CheckHolders, risk.CheckInsiders, risk.CheckDeployer}},
+		{"LP holders not listed", func(f *analysis.SolanaFacts) {
+			f.Liquidity.Pools[0].LPBurnedPct = solanaFloat(0)
+		}, []string{risk.CheckPools}, nil},
+		{"the only pool without a USD value", func(f *analysis.SolanaFacts) {
+			f.Liquidity.Pools[0].QuoteUSDStable, f.Liquidity.Pools[0].QuoteSymbol = false, ""
+		}, []string{risk.CheckPools}, nil},
+		{"a list with holes", func(f *analysis.SolanaFacts) {
+			f.Holders.Inconsistent = true
+		}, []string{risk.CheckHolders, risk.CheckInsiders, risk.CheckDeployer}, nil},
+		// The insider check would skip the largest holder past the
+		// pool: its owner is unknown.
+		{"an insider verdict past an unresolved holder", func(f *analysis.SolanaFacts) {
+			f.Holders.Accounts[1].Owner = nil
+		}, []string{risk.CheckInsiders}, nil},
+		{"no creator evidence", func(f *analysis.SolanaFacts) {}, []string{risk.CheckDeployer}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := solanaBaseFacts()
+			f.Creator = &analysis.SolanaCreator{Address: "W9", Source: analysis.SolanaCreatorBondingCurve}
+			if tt.name == "no creator evidence" {
+				f.Creator = nil
+			}
+			tt.edit(f)
+			a := analysis.AssessSolana(f, "solana", now)
+			for _, c := range tt.want {
+				if !slices.Contains(a.Unchecked, c) {
+					t.Errorf("unchecked %v, want %s in it (warnings %v)", a.Unchecked, c, a.Warnings)
+				}
+			}
+			for _, c := range tt.never {
+				if slices.Contains(a.Unchecked, c) {
+					t.Errorf("unchecked %v names %s (warnings %v)", a.Unchecked, c, a.Warnings)
+				}
+			}
+			if ev := a.Holder.Evidence.(analysis.SolanaHolderEvidence); slices.Contains(tt.want, risk.CheckInsiders) && ev.Insiders != nil && ev.Insiders.Conclusive {
+				t.Errorf("insiders conclusive over %d holders", ev.Insiders.Examined)
+			}
+		})
+	}
+}
