@@ -76,9 +76,8 @@ func TestAuthorityLabels(t *testing.T) {
 // its hook, fee, default-state and metadata authorities; its hook program
 // is the mint itself, not executable, so every transfer fails. pump
 // mints have revoked everything. A SYNTHETIC Token-2022 mint whose hook
-// points at a SYNTHETIC upgradeable program (the loader's Program and
-// ProgramData layouts) reads upgradeable by its authority, or not once
-// the authority is gone.
+// points at the real SPL Stake Pool program reads upgradeable by its
+// upgrade authority, or not once the authority is gone.
 func TestWhoCanChangeWhat(t *testing.T) {
 	t.Run("mega token", func(t *testing.T) {
 		srv := newServer(t)
@@ -109,27 +108,33 @@ func TestWhoCanChangeWhat(t *testing.T) {
 			t.Errorf("hook %v fee %v default state %v metadata %v program %v: all revoked", c.TransferHookUpgradable, c.TransferFeeUpgradable, c.DefaultAccountStateUpgradable, c.MetadataMutable, c.TransferHookProgram)
 		}
 	})
+	// The real SPL Stake Pool program (its account whole, its
+	// program-data account's header) as the hook program of a SYNTHETIC
+	// Token-2022 mint whose hook authority is revoked; then the same
+	// header with its authority tag cleared (a program made immutable).
 	for _, tt := range []struct {
 		name        string
 		upgradeable bool
 	}{{"upgradeable hook program", true}, {"immutable hook program", false}} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newServer(t)
-			mint, program := syntheticKey("hooked mint"), syntheticKey("hook program")
-			upgrader := "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU" // an on-curve key
-			// Hook authority revoked: only the program's upgrade remains.
-			hook := tlvEntry(14, le{}.key("").key(program))
-			srv.SetAccount(mint, solanatest.Account{Lamports: 1_000_000, Owner: solanatest.Token2022Program, Data: extendedMint(1_000_000, 6, hook)})
-			pd, err := solana.ProgramDataAddress(solana.MustPublicKey(program))
-			if err != nil {
+			if err := srv.LoadDir("testdata/programs"); err != nil {
 				t.Fatal(err)
 			}
-			srv.SetAccount(program, solanatest.Account{Lamports: 1_141_440, Owner: upgradeLoader, Executable: true, Data: le{}.u32(2).key(pd.String())})
-			header := le{}.u32(3).u64(300_000_000).u8(0)
-			if tt.upgradeable {
-				header = le{}.u32(3).u64(300_000_000).u8(1).key(upgrader)
+			const program, upgrader = "SPoo1Ku8WFXoNDMHPsrGSTSG1Y47rzgn41SLUNakuHy", "dPpFfahSWhm5M2RB3nVaHsXfnh9ooz5bWtR3WeUguDH"
+			pd, err := solana.ProgramDataAddress(solana.MustPublicKey(program))
+			if err != nil || pd.String() != "EmiU8AQkB2sswTxVB6aCmsAJftoowZGGDXuytm6X65R3" {
+				t.Fatalf("program data address %s (%v)", pd, err)
 			}
-			srv.SetAccount(pd.String(), solanatest.Account{Lamports: 5_000_000, Owner: upgradeLoader, Data: append(header, make([]byte, 4096)...)})
+			if !tt.upgradeable {
+				acc, _ := srv.Account(pd.String())
+				acc.Data = acc.Data[:13]
+				acc.Data[12] = 0
+				srv.SetAccount(pd.String(), acc)
+			}
+			mint := syntheticKey("hooked mint")
+			hook := tlvEntry(14, le{}.key("").key(program))
+			srv.SetAccount(mint, solanatest.Account{Lamports: 1_000_000, Owner: solanatest.Token2022Program, Data: extendedMint(1_000_000, 6, hook)})
 			got, err := newAdapter(t, solana.Options{}, srv.URL()).Assess(context.Background(), request(t, mint))
 			if err != nil {
 				t.Fatal(err)
