@@ -16,6 +16,9 @@ import (
 // server with the key in TOKENRISK_KEY, printed as a summary or (--json)
 // as the server's report bytes.
 func scanRemote(ctx context.Context, cfg *config.Config, stdout io.Writer, getenv func(string) string) error {
+	if strings.TrimSpace(cfg.Key) == "" {
+		return fmt.Errorf("scan --server needs an API key: set TOKENRISK_KEY (tokenrisk keys create --plan free prints one)")
+	}
 	c, err := client.New(cfg.Server, cfg.Key)
 	if err != nil {
 		return err

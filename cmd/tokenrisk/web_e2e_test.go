@@ -174,6 +174,9 @@ func TestWebEndToEnd(t *testing.T) {
 		if _, err := runCmd(t, map[string]string{"TOKENRISK_KEY": "trk_wrong"}, "scan", "--server", s.url, honeypot.Address); err == nil || !strings.Contains(err.Error(), "unauthorized") {
 			t.Errorf("a wrong key: %v, want unauthorized", err)
 		}
+		if _, err := runCmd(t, map[string]string{}, "scan", "--server", s.url, honeypot.Address); err == nil || !strings.Contains(err.Error(), "set TOKENRISK_KEY") {
+			t.Errorf("no key: %v, want a message saying to set TOKENRISK_KEY", err)
+		}
 	})
 
 	t.Run("examples/prebuy gates on level and completeness", func(t *testing.T) {
