@@ -71,18 +71,45 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-// TestREADMEDocumentsEveryOption keeps the README's configuration table
-// true to the code.
-func TestREADMEDocumentsEveryOption(t *testing.T) {
+// TestDocsDocumentEveryOption keeps docs/configuration.md's table true to
+// the code.
+func TestDocsDocumentEveryOption(t *testing.T) {
+	b, err := os.ReadFile("../../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, o := range config.Options() {
+		if !strings.Contains(doc, "`--"+o.Flag+"`") || !strings.Contains(doc, "`"+o.Env+"`") {
+			t.Errorf("docs/configuration.md lacks --%s / %s", o.Flag, o.Env)
+		}
+	}
+}
+
+// TestREADMEListsEveryCommand: the README's command list is the usage's
+// (scan --server and devnet act included).
+func TestREADMEListsEveryCommand(t *testing.T) {
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(b)
-	for _, o := range config.Options() {
-		if !strings.Contains(readme, "`--"+o.Flag+"`") || !strings.Contains(readme, "`"+o.Env+"`") {
-			t.Errorf("README lacks --%s / %s", o.Flag, o.Env)
+	n := 0
+	for _, line := range strings.Split(usage, "\n") {
+		if !strings.HasPrefix(line, "  tokenrisk ") {
+			continue
 		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		line, _, _ = strings.Cut(line, "   (")
+		n++
+		if !strings.Contains(string(b), line+"\n") {
+			t.Errorf("README's commands lack %q", line)
+		}
+	}
+	if n < 7 {
+		t.Errorf("%d commands in the usage, want at least 7", n)
 	}
 }
 

@@ -106,7 +106,7 @@ type Config struct {
 }
 
 // Option describes one setting: its flag, its variable, the commands that
-// take it and its default, for the parser and for the README's table.
+// take it and its default, for the parser and for docs/configuration.md's table.
 type Option struct {
 	Flag string
 	Env  string

@@ -218,7 +218,7 @@ const (
 )
 
 // definitions is the catalogue. Weights are calibrated to the levels'
-// meaning for a buyer (README "Levels"): a critical flag (honeypot,
+// meaning for a buyer (docs/behaviour.md "Levels and evidence"): a critical flag (honeypot,
 // seizure, balance rewrite, extreme tax, hidden mint) lifts the score to
 // CriticalScore; a power to trap or dilute holders that a probe proved
 // weighs 0.6, so one alone reads high (an uncapped fee switch, 0.62, never

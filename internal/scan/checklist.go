@@ -24,7 +24,8 @@ type ChecklistAnswer struct {
 	State string `json:"state"`
 	// Because names what decided a "no" (the flag codes that disprove it,
 	// or the complete analysis) or an "unknown" (the checks that did not
-	// run, or the analysis that is not complete); empty for "yes".
+	// run or are turned off, or the analysis that is not complete); empty
+	// for "yes".
 	Because []string `json:"because"`
 }
 
@@ -67,7 +68,8 @@ var (
 
 // checklistStates answers each question: yes where proven; no where a
 // flag disproves it or its analysis is complete and did not prove it;
-// unknown otherwise (naming the checks that did not run).
+// unknown otherwise (naming the checks that did not run: unchecked holds
+// those that failed and those the operator turned off).
 func checklistStates(ck Checklist, flags []risk.Flag, unchecked []string, status map[string]Status) ChecklistStates {
 	answer := func(proven bool, q checklistQuestion) ChecklistAnswer {
 		if proven {

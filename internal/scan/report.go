@@ -234,7 +234,7 @@ func Build(cat *risk.Catalogue, addr chains.Address, a *Assessment) *Report {
 	if flags == nil {
 		flags = []risk.Flag{}
 	}
-	states := checklistStates(a.Checklist, flags, unchecked, map[string]Status{
+	states := checklistStates(a.Checklist, flags, slices.Concat(unchecked, notConfigured), map[string]Status{
 		"contract_analysis": a.Contract.Status, "liquidity_analysis": a.Liquidity.Status,
 		"deployer_analysis": a.Deployer.Status, "holder_analysis": a.Holder.Status,
 	})
