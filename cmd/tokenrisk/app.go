@@ -76,36 +76,38 @@ func loadPlans(cfg *config.Config, configured []string) (auth.Plans, error) {
 // started in process, or the running node named by TOKENRISK_RPC_DEVNET
 // (whose manifest, written by `tokenrisk devnet --manifest`, must be
 // passed as --devnet-manifest). stop releases what was started.
-func devnetChain(ctx context.Context, cfg *config.Config, log *slog.Logger) (chains.Chain, func(), error) {
+// devnetChain is the dev chain (started here, or the running one of
+// TOKENRISK_RPC_DEVNET) and its manifest.
+func devnetChain(ctx context.Context, cfg *config.Config, log *slog.Logger) (chains.Chain, devnet.Manifest, func(), error) {
 	if cfg.DevnetRPC != "" {
 		if cfg.DevnetManifest == "" {
-			return chains.Chain{}, nil, errors.New("devnet: with TOKENRISK_RPC_DEVNET set, pass the running devnet's manifest as --devnet-manifest (written by `tokenrisk devnet --manifest FILE`)")
+			return chains.Chain{}, devnet.Manifest{}, nil, errors.New("devnet: with TOKENRISK_RPC_DEVNET set, pass the running devnet's manifest as --devnet-manifest (written by `tokenrisk devnet --manifest FILE`)")
 		}
 		data, err := os.ReadFile(cfg.DevnetManifest)
 		if err != nil {
-			return chains.Chain{}, nil, fmt.Errorf("devnet: read manifest: %w", err)
+			return chains.Chain{}, devnet.Manifest{}, nil, fmt.Errorf("devnet: read manifest: %w", err)
 		}
 		var m devnet.Manifest
 		if err := json.Unmarshal(data, &m); err != nil {
-			return chains.Chain{}, nil, fmt.Errorf("devnet: decode manifest %s: %w", cfg.DevnetManifest, err)
+			return chains.Chain{}, devnet.Manifest{}, nil, fmt.Errorf("devnet: decode manifest %s: %w", cfg.DevnetManifest, err)
 		}
 		// Like every TOKENRISK_RPC_<CHAIN>: comma-separated URLs, in order.
 		ch := m.Chain("")
 		ch.RPC = splitURLs(cfg.DevnetRPC)
-		return ch, func() {}, nil
+		return ch, m, func() {}, nil
 	}
 	log.Info("starting the in-process devnet")
 	d, err := devnet.Start(ctx, devnet.Options{Logger: log})
 	if err != nil {
-		return chains.Chain{}, nil, fmt.Errorf("devnet: %w", err)
+		return chains.Chain{}, devnet.Manifest{}, nil, fmt.Errorf("devnet: %w", err)
 	}
 	if cfg.DevnetManifest != "" {
 		if err := d.Manifest().WriteFile(cfg.DevnetManifest); err != nil {
 			d.Close()
-			return chains.Chain{}, nil, err
+			return chains.Chain{}, devnet.Manifest{}, nil, err
 		}
 	}
-	return d.Chain(), func() { d.Close() }, nil
+	return d.Chain(), d.Manifest(), func() { d.Close() }, nil
 }
 
 // upstreamClient is the HTTP client of every adapter: pooled keep-alive

@@ -25,7 +25,7 @@ func scanOnce(ctx context.Context, cfg *config.Config, getenv func(string) strin
 		return err
 	}
 	if cfg.Devnet {
-		chain, stop, err := devnetChain(ctx, cfg, log)
+		chain, _, stop, err := devnetChain(ctx, cfg, log)
 		if err != nil {
 			return err
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/store/writeback"
 	"github.com/tokenrisk/tokenrisk/internal/watch"
+	"github.com/tokenrisk/tokenrisk/internal/web"
 )
 
 // serve runs the HTTP service until ctx is done, then shuts down
@@ -39,13 +40,15 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
+	var examples []web.Example
 	if cfg.Devnet {
-		chain, stop, err := devnetChain(ctx, cfg, log)
+		chain, manifest, stop, err := devnetChain(ctx, cfg, log)
 		if err != nil {
 			return err
 		}
 		defer stop()
 		reg.Add(chain)
+		examples = devnetExamples(manifest)
 		plans = plans.WithChain(devnet.ChainKey)
 	}
 	direct, err := openStore(ctx, cfg)
@@ -87,7 +90,7 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	// The write timeout leaves a scan its whole deadline, a queue wait and
 	// the history write.
 	writeTimeout := 2*cfg.ScanTimeout + 15*time.Second
-	pages, err := webPages(cfg, plans, engine, st, backends.limiter, log)
+	pages, err := webPages(cfg, plans, engine, st, backends.limiter, examples, log)
 	if err != nil {
 		return err
 	}

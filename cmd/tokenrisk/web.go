@@ -5,6 +5,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/internal/auth"
 	"github.com/tokenrisk/tokenrisk/internal/config"
+	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
@@ -17,7 +18,8 @@ const webPlan = "free"
 
 // webPages builds the web pages and badges: keyless page scans run as the
 // free plan, at --web-rate per IP (default the free plan's rate).
-func webPages(cfg *config.Config, plans auth.Plans, engine *scan.Engine, st store.Store, limiter ratelimit.Limiter, log *slog.Logger) (*web.Pages, error) {
+func webPages(cfg *config.Config, plans auth.Plans, engine *scan.Engine, st store.Store, limiter ratelimit.Limiter,
+	examples []web.Example, log *slog.Logger) (*web.Pages, error) {
 	plan, ok := plans.Lookup(webPlan)
 	rate := int64(cfg.WebRate)
 	if rate < 0 {
@@ -35,8 +37,30 @@ func webPages(cfg *config.Config, plans auth.Plans, engine *scan.Engine, st stor
 		return nil, err
 	}
 	return web.New(web.Deps{
-		Scanner: engine, Store: st, Limiter: limiter, Rate: rate, TrustedProxies: trusted, PublicURL: cfg.PublicURL,
+		Scanner: engine, Store: st, Limiter: limiter, Rate: rate, TrustedProxies: trusted, PublicURL: cfg.PublicURL, Examples: examples,
 		Chains: plan.AllowedChains(engine.ChainKeys()), Priority: plan.Priority,
 		Logger: log.WithGroup("web"),
 	})
+}
+
+// devnetExampleKinds are the dev chain's tokens the home page offers, one
+// of each kind of verdict: clean, a high tax, a honeypot, an owner power,
+// an upgradeable proxy.
+var devnetExampleKinds = []struct{ kind, label string }{
+	{"clean", "a clean token"},
+	{"tax_sell_high", "a 30% sell tax"},
+	{"honeypot_sell_blocked", "a honeypot"},
+	{"mintable", "an owner who can mint"},
+	{"proxy_upgradeable", "an upgradeable proxy"},
+}
+
+// devnetExamples are the home page's example tokens on the dev chain.
+func devnetExamples(m devnet.Manifest) []web.Example {
+	var out []web.Example
+	for _, k := range devnetExampleKinds {
+		if tok, ok := m.Token(k.kind); ok {
+			out = append(out, web.Example{Label: k.label, Address: tok.Address})
+		}
+	}
+	return out
 }

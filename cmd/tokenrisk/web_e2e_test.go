@@ -68,6 +68,19 @@ func TestWebEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("the home page offers the dev chain's tokens", func(t *testing.T) {
+		r := s.do(t, "GET", "/", "", "")
+		if r.status != 200 {
+			t.Fatalf("home: %d", r.status)
+		}
+		for _, kind := range []string{"clean", "tax_sell_high", "honeypot_sell_blocked"} {
+			tok, _ := m.Token(kind)
+			if !strings.Contains(string(r.body), `href="/token/`+tok.Address+`"`) {
+				t.Errorf("home page does not offer %s (%s)", kind, tok.Address)
+			}
+		}
+	})
+
 	t.Run("the page scans a zoo token without a key", func(t *testing.T) {
 		tax, ok := m.Token("tax_sell_high")
 		if !ok {

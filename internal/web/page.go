@@ -97,6 +97,8 @@ type page struct {
 	Address string
 	CanScan bool
 	Token   *tokenView
+	// Examples are tokens to try (home page, dev chain).
+	Examples []Example
 	// start is when the handler began (for Server-Timing); zero means
 	// when rendering began.
 	start time.Time
@@ -131,7 +133,7 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, name string, pg p
 }
 
 func (p *Pages) handleHome(w http.ResponseWriter, r *http.Request) {
-	p.render(w, r, "home.html", page{Title: "Token risk scanner", CanScan: p.d.Rate > 0})
+	p.render(w, r, "home.html", page{Title: "Token risk scanner", CanScan: p.d.Rate > 0, Examples: p.d.Examples})
 }
 
 // handleScanForm is the form's target: a valid address goes to its page.

@@ -52,8 +52,17 @@ type Deps struct {
 	// relative links; a request's Host header never makes a link (a
 	// forged one would otherwise reach a visitor through a cache).
 	PublicURL string
-	Logger    *slog.Logger
-	Now       func() time.Time
+	// Examples are tokens the home page offers to scan (the dev chain's,
+	// when it runs); none: no list.
+	Examples []Example
+	Logger   *slog.Logger
+	Now      func() time.Time
+}
+
+// Example is a token the home page offers, with words for what it shows.
+type Example struct {
+	Label   string
+	Address string
 }
 
 // Pages serves the web pages and badges.
