@@ -22,21 +22,13 @@ import (
 func TestStalledBodyIs408(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	key := h.key("premium")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- httpapi.Serve(ctx, ln, h.handler, httpapi.ServeOptions{
-			ReadHeaderTimeout: time.Second, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 5 * time.Second,
-			IdleTimeout: time.Second, ShutdownTimeout: 5 * time.Second,
-		})
-	}()
-	defer func() { cancel(); <-done }()
+	addr, stop, served := startServeWith(t, h, httpapi.ServeOptions{
+		ReadHeaderTimeout: time.Second, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 5 * time.Second,
+		IdleTimeout: time.Second, ShutdownTimeout: 5 * time.Second,
+	})
+	defer func() { stop(); <-served }()
 	for _, path := range []string{"/api/v1/scan", "/api/v1/webhooks"} {
-		c, err := net.Dial("tcp", ln.Addr().String())
+		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}

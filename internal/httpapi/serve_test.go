@@ -100,6 +100,15 @@ func serveHarness(t *testing.T, h *harness) string {
 // begins the graceful shutdown, served then gives Serve's error.
 func startServe(t *testing.T, h *harness) (addr string, stop func(), served <-chan error) {
 	t.Helper()
+	return startServeWith(t, h, httpapi.ServeOptions{
+		ReadHeaderTimeout: time.Second, ReadTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second,
+		IdleTimeout: 5 * time.Second, ShutdownTimeout: 10 * time.Second,
+	})
+}
+
+// startServeWith is startServe with other timeouts.
+func startServeWith(t *testing.T, h *harness, o httpapi.ServeOptions) (addr string, stop func(), served <-chan error) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -107,10 +116,7 @@ func startServe(t *testing.T, h *harness) (addr string, stop func(), served <-ch
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- httpapi.Serve(ctx, ln, h.handler, httpapi.ServeOptions{
-			ReadHeaderTimeout: time.Second, ReadTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second,
-			IdleTimeout: 5 * time.Second, ShutdownTimeout: 10 * time.Second,
-		})
+		done <- httpapi.Serve(ctx, ln, h.handler, o)
 	}()
 	return ln.Addr().String(), cancel, done
 }

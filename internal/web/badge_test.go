@@ -81,6 +81,10 @@ func get(t testing.TB, url string, header ...string) (*http.Response, []byte) {
 		t.Fatal(err)
 	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" {
+			req.Host = header[i+1] // a forged Host header
+			continue
+		}
 		req.Header.Set(header[i], header[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)

@@ -1,33 +1,12 @@
 package web_test
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/tokenrisk/tokenrisk/internal/web"
 )
-
-// getHost is get with a forged Host header.
-func getHost(t *testing.T, url, host string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Host = host
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.StatusCode, string(b)
-}
 
 // TestHostHeaderMakesNoLink: a forged Host header appears nowhere in the
 // page; without a public URL the badge snippets are relative, with one
@@ -39,9 +18,10 @@ func TestHostHeaderMakesNoLink(t *testing.T) {
 	} {
 		s := newSiteWith(t, 10, honeypotAssessment("Moon"), web.Deps{PublicURL: tc.public})
 		for _, path := range []string{"/token/" + pepe, "/", "/scan?address=" + pepe} {
-			status, body := getHost(t, s.url+path, "evil.example")
-			if status >= 500 || strings.Contains(body, "evil.example") {
-				t.Errorf("public URL %q, %s: %d, the forged host in the page", tc.public, path, status)
+			res, raw := get(t, s.url+path, "Host", "evil.example")
+			body := string(raw)
+			if res.StatusCode >= 500 || strings.Contains(body, "evil.example") {
+				t.Errorf("public URL %q, %s: %d, the forged host in the page", tc.public, path, res.StatusCode)
 			}
 			if path != "/token/"+pepe {
 				continue
