@@ -206,17 +206,22 @@ func (e *Engine) Allowed(address string, planChains []string) (chains.Address, e
 	if !inPlan {
 		return addr, fault.Errorf(fault.PlanForbidden, "your plan includes no %s chain", addr.Kind)
 	}
-	enabled := false
-	for _, key := range e.enabled[addr.Kind] {
-		if slices.Contains(planChains, key) {
-			enabled = true
-			break
-		}
-	}
-	if _, ok := e.adapters[addr.Kind]; !ok || !enabled {
+	if _, ok := e.adapters[addr.Kind]; !ok || len(e.asked(addr.Kind, planChains)) == 0 {
 		return addr, fault.Wrap(fault.NotServed, fault.Unavailable, fmt.Sprintf("no %s chain of your plan is enabled on this server", addr.Kind))
 	}
 	return addr, nil
+}
+
+// asked are the enabled chains of kind that planChains allow: those a
+// scan of that kind asks.
+func (e *Engine) asked(kind chains.Kind, planChains []string) []string {
+	var out []string
+	for _, key := range e.enabled[kind] {
+		if slices.Contains(planChains, key) {
+			out = append(out, key)
+		}
+	}
+	return out
 }
 
 // Scan answers one scan request with a scored report.
@@ -313,7 +318,8 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 	if err != nil {
 		var fe *fault.Error
 		if !errors.As(err, &fe) && errors.Is(actx.Err(), context.DeadlineExceeded) {
-			return nil, fault.Wrap(err, fault.UpstreamTimeout, "the scan deadline passed before a verdict")
+			return nil, fault.Wrap(err, fault.UpstreamTimeout, fmt.Sprintf("the scan deadline (%s) passed before a verdict: no answer in time from %s",
+				e.timeout, strings.Join(e.asked(addr.Kind, planChains), ", ")))
 		}
 		return nil, fmt.Errorf("scan %s: %w", addr.Canonical, err)
 	}

@@ -3,6 +3,7 @@ package scan_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -191,6 +192,10 @@ func TestScanErrors(t *testing.T) {
 			_, err := e.Scan(context.Background(), scan.ScanRequest{Address: tt.address, Chains: tt.chains})
 			if got := fault.CodeOf(err); got != tt.want {
 				t.Errorf("code = %s (%v), want %s", got, err, tt.want)
+			}
+			// A 504 names the chains that did not answer in time.
+			if tt.want == fault.UpstreamTimeout && !strings.Contains(fault.MessageOf(err), "no answer in time from ethereum") {
+				t.Errorf("timeout message %q does not name the chain", fault.MessageOf(err))
 			}
 		})
 	}
