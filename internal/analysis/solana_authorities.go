@@ -27,6 +27,12 @@ type SolanaAuthority struct {
 	// and is not a plain system account (for a PDA, usually the program
 	// that derived it).
 	Owner *string `json:"owner"`
+	// Program is the program proven to have derived a PDA (a configured
+	// authority program: the PDA's derivation from its account checked),
+	// and Role what the PDA is there ("withdraw authority of SPL Stake
+	// Pool pool …").
+	Program *string `json:"program,omitempty"`
+	Role    string  `json:"role,omitempty"`
 	// SignersRequired and Signers are a multisig's m and n.
 	SignersRequired *int `json:"signers_required,omitempty"`
 	Signers         *int `json:"signers,omitempty"`
@@ -109,6 +115,9 @@ func solanaWho(f *SolanaFacts, addr string) string {
 	case SolanaAuthorityProgram:
 		return addr + " (a program)"
 	case SolanaAuthorityPDA:
+		if a.Role != "" {
+			return addr + " (the " + a.Role + ")"
+		}
 		if a.Owner != nil {
 			return addr + " (a program-derived address of program " + *a.Owner + ")"
 		}
@@ -128,6 +137,8 @@ func solanaMintAuthorityDetail(f *SolanaFacts, addr string) string {
 		return solanaWho(f, addr) + " can mint new tokens at will."
 	case a.Kind == SolanaAuthorityMultisig:
 		return solanaWho(f, addr) + " can mint new tokens when enough of its signers agree."
+	case a.Kind == SolanaAuthorityPDA && a.Program != nil:
+		return solanaWho(f, addr) + " holds the mint authority: no key holder mints at will; program " + *a.Program + " mints under its own rules, and they change if that program is upgraded."
 	case a.Kind == SolanaAuthorityPDA:
 		return solanaWho(f, addr) + " holds the mint authority: no key holder mints at will; the program that derived it mints under its own rules (a stake pool mints against deposits), and they change if that program is upgraded."
 	}

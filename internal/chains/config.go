@@ -43,10 +43,16 @@ type Chain struct {
 	// LockPrograms are programs that lock tokens on a schedule (Solana:
 	// kind "streamflow"); tokens in their escrows count as locked until
 	// released.
-	LockPrograms  []LockProgram  `json:"lock_programs,omitempty"`
-	BurnAddresses []string       `json:"burn_addresses,omitempty"`
-	Exchanges     []NamedAddress `json:"exchanges,omitempty"`
-	Trusted       []NamedAddress `json:"trusted_tokens,omitempty"`
+	LockPrograms []LockProgram `json:"lock_programs,omitempty"`
+	// AuthorityPrograms are programs whose derived addresses hold token
+	// authorities under the program's rules (Solana: kind
+	// "spl_stake_pool", a stake pool's withdraw authority mints its pool
+	// token against deposits); an authority is attributed to one only
+	// when the derivation is proven.
+	AuthorityPrograms []AuthorityProgram `json:"authority_programs,omitempty"`
+	BurnAddresses     []string           `json:"burn_addresses,omitempty"`
+	Exchanges         []NamedAddress     `json:"exchanges,omitempty"`
+	Trusted           []NamedAddress     `json:"trusted_tokens,omitempty"`
 	// Hooks are known Uniswap V4 hooks (launchpads') on this chain.
 	Hooks []KnownHook `json:"v4_hooks,omitempty"`
 	// Explorer is the Etherscan-family chain id parameter, when it differs
@@ -113,6 +119,14 @@ type QuoteToken struct {
 // NamedAddress is an address with a human name.
 // LockProgram is a token-locking program and the layout it keeps.
 type LockProgram struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Program string `json:"program"`
+}
+
+// AuthorityProgram is a program known to hold token authorities at
+// addresses it derives.
+type AuthorityProgram struct {
 	Name    string `json:"name"`
 	Kind    string `json:"kind"`
 	Program string `json:"program"`

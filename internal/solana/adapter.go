@@ -140,6 +140,15 @@ type chainConfig struct {
 	chain           chains.Chain
 	// streamflow is the Streamflow program, when configured.
 	streamflow *PublicKey
+	// stakePools are the configured SPL stake pool programs (authority
+	// programs of kind spl_stake_pool).
+	stakePools []namedProgram
+}
+
+// namedProgram is a configured program with its name.
+type namedProgram struct {
+	name    string
+	program PublicKey
 }
 
 type dexConfig struct {
@@ -189,6 +198,16 @@ func newChainConfig(c chains.Chain) (*chainConfig, error) {
 			return nil, fmt.Errorf("lock program %s: %w", l.Name, err)
 		}
 		cfg.streamflow = &k
+	}
+	for _, a := range c.AuthorityPrograms {
+		if a.Kind != "spl_stake_pool" {
+			continue // a kind this engine cannot attribute: its PDAs stay plain PDAs
+		}
+		k, err := ParsePublicKey(a.Program)
+		if err != nil {
+			return nil, fmt.Errorf("authority program %s: %w", a.Name, err)
+		}
+		cfg.stakePools = append(cfg.stakePools, namedProgram{name: a.Name, program: k})
 	}
 	for _, q := range c.QuoteTokens {
 		k, err := ParsePublicKey(q.Address)

@@ -143,7 +143,12 @@ func (c *collector) buildAuthorities(get func(PublicKey) (*Account, bool), hook 
 			missing++
 			continue
 		}
-		f.Authorities[s] = c.labelAuthority(k, acc)
+		l := c.labelAuthority(k, acc)
+		if d, ok := c.derived[k]; ok && l.Kind == analysis.SolanaAuthorityPDA {
+			p := d.program.String()
+			l.Program, l.Role = &p, d.role
+		}
+		f.Authorities[s] = l
 	}
 	if missing > 0 {
 		f.Warnings.Contract = append(f.Warnings.Contract, fmt.Sprintf("contract: %d authority account(s) could not be read; what holds them is not labelled", missing))

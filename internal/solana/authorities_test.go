@@ -194,3 +194,44 @@ func TestCreatorCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestStakePoolAuthority: JitoSOL's mint authority is proven to be the
+// withdraw authority of Jito's SPL stake pool (the real pool account: its
+// pool mint is JitoSOL and PDA [pool, "withdraw"] of the program is the
+// authority), and the flag says the program mints under its own rules;
+// without the pool account (a node that has not got it) the authority is
+// only a PDA; mSOL's (Marinade's) is no SPL stake pool's.
+func TestStakePoolAuthority(t *testing.T) {
+	const stakePoolProgram = "SPoo1Ku8WFXoNDMHPsrGSTSG1Y47rzgn41SLUNakuHy"
+	for _, tt := range []struct {
+		name, mint string
+		pool       bool
+		role       string
+	}{
+		{"JitoSOL with its pool", jitoSOL, true, "withdraw authority of SPL Stake Pool pool Jito4APyf642JPZPx3hGc6WWJ8zPKtRbRs4P815Awbb"},
+		{"JitoSOL, pool not served", jitoSOL, false, ""},
+		{"mSOL", msolMint, true, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newServer(t)
+			if tt.pool {
+				if err := srv.LoadDir("testdata/stake_pool"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := newAdapter(t, solana.Options{}, srv.URL()).Assess(context.Background(), request(t, tt.mint))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := got.Contract.Evidence.(analysis.SolanaContractEvidence)
+			a := c.Authorities[*c.MintAuthority]
+			if a.Kind != analysis.SolanaAuthorityPDA || a.Role != tt.role || (a.Program != nil) != (tt.role != "") || a.Program != nil && *a.Program != stakePoolProgram {
+				t.Errorf("mint authority %+v, want a PDA with role %q", a, tt.role)
+			}
+			d := flagDetail(got.Contract.Flags, risk.MintAuthorityEnabled)
+			if strings.Contains(d, "at will.") || tt.role != "" && !strings.Contains(d, "(the "+tt.role+")") {
+				t.Errorf("MINT_AUTHORITY_ENABLED says %q", d)
+			}
+		})
+	}
+}

@@ -68,6 +68,9 @@ type collector struct {
 	// holderCount waits for the count of the mint's token accounts (nil
 	// when not counted).
 	holderCount func() *holderCount
+	// derived are authorities proven to be addresses a configured program
+	// derived (a stake pool's withdraw authority).
+	derived map[PublicKey]derivation
 	// insiderBudget bounds the insider check (0: DefaultInsiderBudget).
 	insiderBudget time.Duration
 }

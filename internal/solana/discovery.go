@@ -59,6 +59,10 @@ func (c *collector) roundTrip2(ctx context.Context) {
 		price.call = programAccountsCall(wp.program, whirlpoolSize, []memcmp{{101, c.cfg.wsol[:]}, {181, c.cfg.usdc[:]}}, &price.out)
 		calls = append(calls, price.call)
 	}
+	stakePools := c.stakePoolSearches()
+	for _, s := range stakePools {
+		calls = append(calls, s.call)
+	}
 	largest := &Call{Method: "getTokenLargestAccounts", Params: []any{c.mint.String()}, Result: &largestAccountsResult{}}
 	var sigs []signatureInfo
 	sigCall := signaturesCall(c.mint, &sigs)
@@ -160,6 +164,7 @@ func (c *collector) roundTrip2(ctx context.Context) {
 	if price != nil {
 		c.solPrice(price)
 	}
+	c.attributeStakePools(stakePools)
 
 	if largest.Err != nil {
 		f.Uncheck(risk.CheckHolders)

@@ -75,8 +75,8 @@ func TestAssessPoolIndex(t *testing.T) {
 	}
 	// Only the SOL/USDC price pools are searched (the Whirlpool program is
 	// not refused here: it is not a DEX of the mint's pool).
-	if n := srv.Calls("getProgramAccounts"); n != 1+2+1+countRequest {
-		t.Errorf("getProgramAccounts = %d, want the price pools, the LP holders under both token programs, the LP's lock streams and the holder count", n)
+	if n := srv.Calls("getProgramAccounts"); n != 1+2+1+countRequest+stakePoolSearch {
+		t.Errorf("getProgramAccounts = %d, want the price pools, the LP holders under both token programs, the LP's lock streams, the holder count and the stake pool search", n)
 	}
 	if n := srv.Requests(); n != 4+countRequest {
 		t.Errorf("HTTP requests = %d, want 4 and the holder count's (the index costs none)", n)
@@ -155,8 +155,8 @@ func TestAssessPoolIndexFails(t *testing.T) {
 			if len(l.DEXesUnsearched) != 10 || len(l.DEXesSearched) != 0 || got.Liquidity.Status == scan.Complete || !said {
 				t.Errorf("searched %v unsearched %v status %s warnings %v", l.DEXesSearched, l.DEXesUnsearched, got.Liquidity.Status, got.Warnings)
 			}
-			if n := srv.Calls("getProgramAccounts"); n != 1+countRequest {
-				t.Errorf("getProgramAccounts = %d, want only the SOL price pools and the holder count", n)
+			if n := srv.Calls("getProgramAccounts"); n != 1+countRequest+stakePoolSearch {
+				t.Errorf("getProgramAccounts = %d, want only the SOL price pools, the holder count and the stake pool search", n)
 			}
 		})
 	}

@@ -185,6 +185,11 @@ func TestAssessInsidersBeyondTheBudget(t *testing.T) {
 // that is not trusted.
 const countRequest = 1
 
+// stakePoolSearch is the call that looks for the stake pool whose
+// withdraw authority a mint's off-curve mint authority may be (mSOL's is
+// Marinade's, not an SPL stake pool's: the search finds none).
+const stakePoolSearch = 1
+
 func insiderRequests(tb testing.TB, h any) int64 {
 	tb.Helper()
 	return int64(insidersOf(tb, h).Cost.Requests)
