@@ -42,6 +42,9 @@ func FuzzLPSplit(f *testing.F) {
 		if sh.burned < 0 || math.IsNaN(sum) || sum > 100.0001 {
 			t.Fatalf("shares burned %v sum %v (issued %d supply %d, %d holders)", sh.burned, sum, issued, supply, len(holders))
 		}
+		if sh.providers != nil && *sh.providers > len(holders) {
+			t.Fatalf("%d providers from %d holders", *sh.providers, len(holders))
+		}
 		if len(sh.holders) > maxLPHolders {
 			t.Fatalf("%d holders listed", len(sh.holders))
 		}
