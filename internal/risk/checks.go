@@ -70,7 +70,7 @@ var checks = []CheckDefinition{
 	{CheckDeployer, LevelLow, "The creator: its account and share of supply."},
 	{CheckSourceVerification, LevelLow, "Source verification on Sourcify or the chain's explorer."},
 	{CheckCreatorHistory, LevelLow, "The creation record and the creator's other launches (explorer)."},
-	{CheckInsiders, LevelLow, "The insider check: which top holders were funded by the creator or bought in the launch; unchecked when the holders it could not decide might push the insiders' share past the threshold."},
+	{CheckInsiders, LevelLow, "The insider check: which top holders were funded by the creator or bought in the launch; unchecked when the holders it could not decide might push the insiders' share past the threshold, or when it stood on a holder list with holes or skipped top holders whose owner is unknown."},
 }
 
 var checksByName = func() map[string]CheckDefinition {
