@@ -273,5 +273,8 @@ func solanaHolderCount(f *SolanaFacts, holders []SolanaHolder) (n int, exact boo
 		}
 		return n, true, fmt.Sprintf("A count of the mint's token accounts found %d with a balance", hc.Accounts)
 	}
+	if f.Trusted != "" {
+		return owners, false, fmt.Sprintf("the node listed %d token accounts; a trusted token's holders are not counted (too many)", len(f.Holders.Accounts))
+	}
 	return owners, false, fmt.Sprintf("the node listed %d token accounts and would not count the rest", len(f.Holders.Accounts))
 }
