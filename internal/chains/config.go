@@ -53,6 +53,14 @@ type Chain struct {
 	BurnAddresses     []string           `json:"burn_addresses,omitempty"`
 	Exchanges         []NamedAddress     `json:"exchanges,omitempty"`
 	Trusted           []NamedAddress     `json:"trusted_tokens,omitempty"`
+	// MajorTokens are the chain's well-known tokens (facts from public
+	// token lists): a token at another address whose name or symbol reads
+	// as one of them impersonates it (internal/reputation). An empty list
+	// turns that check off. The quote and trusted tokens count as listed
+	// too.
+	MajorTokens []MajorToken `json:"major_tokens,omitempty"`
+	// MajorTokensSource names where MajorTokens come from (provenance).
+	MajorTokensSource string `json:"major_tokens_source,omitempty"`
 	// Hooks are known Uniswap V4 hooks (launchpads') on this chain.
 	Hooks []KnownHook `json:"v4_hooks,omitempty"`
 	// Explorer is the Etherscan-family chain id parameter, when it differs
@@ -116,7 +124,6 @@ type QuoteToken struct {
 	Wrapped bool `json:"wrapped,omitempty"`
 }
 
-// NamedAddress is an address with a human name.
 // LockProgram is a token-locking program and the layout it keeps.
 type LockProgram struct {
 	Name    string `json:"name"`
@@ -132,6 +139,16 @@ type AuthorityProgram struct {
 	Program string `json:"program"`
 }
 
+// MajorToken is one well-known token of a chain.
+type MajorToken struct {
+	Address string `json:"address"`
+	Name    string `json:"name"`
+	Symbol  string `json:"symbol"`
+	// Decimals is nil where the source does not list them.
+	Decimals *int `json:"decimals,omitempty"`
+}
+
+// NamedAddress is an address with a human name.
 type NamedAddress struct {
 	Name    string `json:"name"`
 	Address string `json:"address"`

@@ -65,9 +65,11 @@ type ManifestToken struct {
 // chain-registry format every chain uses: its V2 DEX (0.3% fee), its
 // Uniswap V4 PoolManager when deployed, WETH and
 // USDC quote tokens, the LP locker, the burn addresses, WETH and USDC as
-// trusted tokens. It names no Multicall3, so the engine injects its lens
+// trusted and major tokens (what impersonate copies). It names no
+// Multicall3, so the engine injects its lens
 // by state override.
 func (m Manifest) Chain(rpcURL string) chains.Chain {
+	wethDecimals, usdcDecimals := 18, 6
 	c := chains.Chain{
 		Key:     ChainKey,
 		Kind:    chains.EVM,
@@ -87,6 +89,11 @@ func (m Manifest) Chain(rpcURL string) chains.Chain {
 			{Name: "Wrapped Ether", Address: m.WETH},
 			{Name: "USD Coin", Address: m.USDC},
 		},
+		MajorTokens: []chains.MajorToken{
+			{Address: m.WETH, Name: "Wrapped Ether", Symbol: "WETH", Decimals: &wethDecimals},
+			{Address: m.USDC, Name: "USD Coin", Symbol: "USDC", Decimals: &usdcDecimals},
+		},
+		MajorTokensSource: "the devnet's own quote tokens (its manifest)",
 	}
 	if m.PoolManager != "" {
 		c.DEXes = append(c.DEXes, chains.DEX{Name: "devnet_v4", Kind: "v4", PoolManager: m.PoolManager, StateView: m.StateView})

@@ -151,6 +151,12 @@ const (
 
 	TrustedToken = "TRUSTED_TOKEN"
 
+	// Reputation (internal/reputation): what earlier knowledge says.
+
+	// FakeToken: the token's name or symbol reads as a major token of the
+	// chain listed at another address.
+	FakeToken = "FAKE_TOKEN"
+
 	// Second wave (SPEC §3 "Completeness and evidence").
 	OwnerCanSeize = "OWNER_CAN_SEIZE"
 	// OwnerCanTakeContractTokens: a privileged call takes the tokens the
@@ -301,6 +307,10 @@ var definitions = []Definition{
 	{OwnerCanBlockSells, Critical, Contract, 0.9, "One privileged call makes holders' sells fail: proven by the call, then a refused sell.", GroupSellBlock},
 	{OwnerCanReleaseReserve, Low, Contract, 0.1, "A privileged address can release tokens the declared total supply already counts (a reserve or vesting allocation) into chosen wallets: no dilution beyond the declared supply, but more supply can reach the market.", ""},
 	{OwnerCanReclaim, Medium, Contract, 0.3, "The owner can renounce ownership through the token's own path and take it back later: a renounce is not final.", ""},
+
+	// An impersonator is critical: a buyer who meant the real token loses
+	// what they paid whatever the copy's code does.
+	{FakeToken, Critical, Contract, 0.9, "The token's name or symbol reads as a major token of this chain (chains file major_tokens) at another address: a copycat of the real token, named in contract_analysis.impersonates.", ""},
 
 	{TrustedToken, Info, Contract, 0.01, "A configured trusted token (major stablecoin or wrapped native): its level is capped at low.", ""},
 }

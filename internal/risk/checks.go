@@ -39,6 +39,10 @@ const (
 	// decide hold enough that the insiders' share might pass
 	// InsiderPct.
 	CheckInsiders = "insiders"
+	// CheckImpersonation: whether the token's name or symbol reads as a
+	// major token of the chain at another address (the chains file's
+	// major_tokens; not configured when the list is empty).
+	CheckImpersonation = "impersonation"
 )
 
 // CheckDefinition is one check a scan runs and what its absence costs.
@@ -70,6 +74,7 @@ var checks = []CheckDefinition{
 	{CheckDeployer, LevelLow, "The creator: its account and share of supply."},
 	{CheckSourceVerification, LevelLow, "Source verification on Sourcify or the chain's explorer."},
 	{CheckCreatorHistory, LevelLow, "The creation record and the creator's other launches (explorer)."},
+	{CheckImpersonation, LevelLow, "The impersonation check: whether the name or symbol copies a major token of the chain (chains file major_tokens)."},
 	{CheckInsiders, LevelLow, "The insider check: which top holders were funded by the creator or bought in the launch; unchecked when the holders it could not decide might push the insiders' share past the threshold, or when it stood on a holder list with holes or skipped top holders whose owner is unknown."},
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/cache"
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/fault"
+	"github.com/tokenrisk/tokenrisk/internal/reputation"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 )
 
@@ -96,6 +97,9 @@ type Engine struct {
 	obs       Observer
 	decoded   *reportMemo
 	parsed    *addressMemo
+	// reputation judges each assessed token beside the adapter
+	// (impersonation of the registry's major tokens).
+	reputation *reputation.Checker
 }
 
 // ScanRequest is one scan as a client asked for it.
@@ -130,6 +134,8 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		obs:      opts.Observer,
 		decoded:  &reportMemo{m: map[string]memoEntry{}},
 		parsed:   &addressMemo{m: map[string]chains.Address{}},
+
+		reputation: reputation.New(opts.Registry),
 	}
 	for _, c := range opts.Registry.All() {
 		e.kindOf[c.Key] = c.Kind
@@ -333,6 +339,7 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 	if as == nil {
 		return nil, fmt.Errorf("scan %s: adapter returned no assessment", addr.Canonical)
 	}
+	e.judge(addr, as)
 	r := Build(e.cat, addr, as)
 	r.ScannedAt = start.UTC().Truncate(time.Millisecond)
 	d := e.now().Sub(start)
@@ -350,6 +357,16 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 		_ = e.cache.Set(actx, key, b, e.ttl)
 	}
 	return b, nil
+}
+
+// judge adds the reputation checks' flags and evidence to as: the
+// contract analysis gains impersonates (null when the token copies no
+// listed token, or when the check is not configured).
+func (e *Engine) judge(addr chains.Address, as *Assessment) {
+	v := e.reputation.Judge(reputation.Facts{Chain: as.Chain, Address: addr.Canonical, Name: as.Token.Name, Symbol: as.Token.Symbol})
+	as.Contract.Flags = append(as.Contract.Flags, v.Flags...)
+	as.NotConfigured = append(as.NotConfigured, v.NotConfigured...)
+	as.Contract.Evidence = extend(as.Contract.Evidence, "impersonates", v.Impersonates)
 }
 
 // safeAssess turns an adapter panic into an error: scans may run on a

@@ -271,3 +271,42 @@ func checkNames(names []string) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// extended is an analysis's evidence with fields the engine adds beside
+// the adapter's (the reputation checks'): it encodes as one object.
+type extended struct {
+	base  any
+	name  string
+	value any
+}
+
+// extend returns base with the field name set to value.
+func extend(base any, name string, value any) any {
+	return extended{base: base, name: name, value: value}
+}
+
+// MarshalJSON writes base's fields followed by the added one.
+func (x extended) MarshalJSON() ([]byte, error) {
+	head := []byte("{}")
+	if x.base != nil {
+		b, err := json.Marshal(x.base)
+		if err != nil {
+			return nil, err
+		}
+		head = bytes.TrimSpace(b)
+		if len(head) < 2 || head[0] != '{' {
+			return nil, fmt.Errorf("analysis evidence must be a JSON object, got %.20s", head)
+		}
+	}
+	field, err := json.Marshal(map[string]any{x.name: x.value})
+	if err != nil {
+		return nil, err
+	}
+	if len(head) == 2 {
+		return field, nil
+	}
+	out := make([]byte, 0, len(head)+len(field))
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, ',')
+	return append(out, field[1:]...), nil
+}

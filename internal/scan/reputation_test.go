@@ -1,0 +1,88 @@
+package scan_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/scan"
+)
+
+// TestScanFlagsAnImpersonator: the engine hands the token's name and
+// symbol to the reputation checks beside the adapter; a copy of USDT
+// (a Cyrillic Т) on Ethereum is critical and names the real USDT, while
+// the real USDT is not a copy of itself.
+func TestScanFlagsAnImpersonator(t *testing.T) {
+	const realUSDT = "0xdAC17F958D2ee523a2206206994597C13D831ec7"
+	a := &fakeAdapter{kind: chains.EVM, assess: func(_ context.Context, req scan.Request) (*scan.Assessment, error) {
+		as := assessment("ethereum")
+		as.Token = scan.Token{Name: "Tether USD", Symbol: "USDТ"}
+		as.Contract.Evidence = map[string]any{"verified": true}
+		return as, nil
+	}}
+	e := newEngine(t, scan.EngineOptions{Adapters: []scan.Adapter{a}})
+	read := func(address string) (*scan.Report, map[string]json.RawMessage) {
+		t.Helper()
+		r, err := e.Scan(context.Background(), scan.ScanRequest{Address: address, Chains: []string{"ethereum"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Contract map[string]json.RawMessage `json:"contract_analysis"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		return r, out.Contract
+	}
+
+	r, contract := read(addr(7))
+	if !r.HasFlag(risk.FakeToken) || r.RiskLevel != risk.LevelCritical {
+		t.Fatalf("copy of USDT: level %s flags %+v, want critical with FAKE_TOKEN", r.RiskLevel, r.RiskFlags)
+	}
+	var imp struct{ Address, Symbol, Matched string }
+	if err := json.Unmarshal(contract["impersonates"], &imp); err != nil || imp.Address != realUSDT || imp.Symbol != "USDT" || imp.Matched != "symbol" {
+		t.Fatalf("impersonates = %s (%v), want the real USDT matched by symbol", contract["impersonates"], err)
+	}
+	if string(contract["verified"]) != "true" {
+		t.Errorf("the adapter's evidence was lost: %v", contract)
+	}
+	for _, name := range r.NotConfigured {
+		if name == risk.CheckImpersonation {
+			t.Errorf("not_configured lists %s on a chain with major tokens", name)
+		}
+	}
+
+	r, contract = read(realUSDT)
+	if r.HasFlag(risk.FakeToken) || string(contract["impersonates"]) != "null" {
+		t.Fatalf("the real USDT: flags %+v impersonates %s, want no FAKE_TOKEN and null", r.RiskFlags, contract["impersonates"])
+	}
+}
+
+// TestImpersonationNotConfigured: a chains file with an empty list turns
+// the check off and says so.
+func TestImpersonationNotConfigured(t *testing.T) {
+	reg, err := chains.Parse([]byte(`{"chains":[{"key":"ethereum","kind":"evm","chain_id":1,"native":"ETH","rpc":[],"dexes":[],"quote_tokens":[]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &fakeAdapter{kind: chains.EVM, assess: func(context.Context, scan.Request) (*scan.Assessment, error) {
+		as := assessment("ethereum")
+		as.Token = scan.Token{Name: "Tether USD", Symbol: "USDT"}
+		return as, nil
+	}}
+	e := newEngine(t, scan.EngineOptions{Adapters: []scan.Adapter{a}, Registry: reg})
+	r, err := e.Scan(context.Background(), scan.ScanRequest{Address: addr(8), Chains: []string{"ethereum"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.HasFlag(risk.FakeToken) || len(r.NotConfigured) != 1 || r.NotConfigured[0] != risk.CheckImpersonation {
+		t.Fatalf("flags %+v not_configured %v, want no FAKE_TOKEN and not_configured [impersonation]", r.RiskFlags, r.NotConfigured)
+	}
+}
