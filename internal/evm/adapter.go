@@ -497,12 +497,6 @@ func executionFailure(err error) bool {
 	return false
 }
 
-// isRevert says whether a call failed by reverting (the code ran).
-func isRevert(err error) bool {
-	_, ok := RevertData(err)
-	return ok
-}
-
 func errs(ss []*sighting) []error {
 	var out []error
 	for _, s := range ss {

@@ -2,7 +2,6 @@ package evm
 
 import (
 	"context"
-	"github.com/tokenrisk/tokenrisk/internal/explorer"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/explorer"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"

@@ -160,7 +160,7 @@ func TestMinimalProxyTarget(t *testing.T) {
 		want *common.Address
 	}{
 		{"standard clone", std, &target},
-		{"vanity clone with PUSH19", vanity, refOf(common.HexToAddress("0x00" + strings.Repeat("ab", 19)))},
+		{"vanity clone with PUSH19", vanity, new(common.HexToAddress("0x00" + strings.Repeat("ab", 19)))},
 		{"truncated clone", std[:20], nil},
 		{"not a clone", asm(t, "6080604052"), nil},
 	}

@@ -787,3 +787,19 @@ func (c *Client) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]type
 	}
 	return logs, nil
 }
+
+// isRevert says whether a call failed by reverting (the code ran).
+func isRevert(err error) bool {
+	_, ok := RevertData(err)
+	return ok
+}
+
+// safeErr renders an error for a warning: transport errors never carry
+// URLs; RPC messages are bounded.
+func safeErr(err error) string {
+	msg := err.Error()
+	if len(msg) > 160 {
+		msg = msg[:160] + "…"
+	}
+	return msg
+}

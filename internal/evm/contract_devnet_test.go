@@ -124,15 +124,15 @@ func TestSimulationOnDevnetZoo(t *testing.T) {
 		buyTax, sellTax, xferTax *[2]float64 // [min, max]
 		cooldown                 *bool
 	}{
-		{kind: "clean", canBuy: refOf(true), canSell: refOf(true), buyTax: &[2]float64{0, 1}, sellTax: &[2]float64{0, 1}, xferTax: &[2]float64{0, 1}, cooldown: refOf(false)},
-		{kind: "tax_sell_high", canBuy: refOf(true), canSell: refOf(true), buyTax: &[2]float64{4, 6}, sellTax: &[2]float64{28, 32}},
-		{kind: "tax_extreme", canBuy: refOf(true), canSell: refOf(true), sellTax: &[2]float64{50, 100}},
-		{kind: "fee_on_transfer", canBuy: refOf(true), canSell: refOf(true), xferTax: &[2]float64{4, 6}, buyTax: &[2]float64{0, 1}},
-		{kind: "honeypot_sell_blocked", canBuy: refOf(true), canSell: refOf(false)},
-		{kind: "honeypot_blacklist_on_buy", canBuy: refOf(true), canSell: refOf(false)},
-		{kind: "cooldown", canBuy: refOf(true), canSell: refOf(true), cooldown: refOf(true)},
-		{kind: "trading_disabled", canBuy: refOf(false)},
-		{kind: "reflection", canBuy: refOf(true), canSell: refOf(true), buyTax: &[2]float64{0, 5}, sellTax: &[2]float64{0, 5}, xferTax: &[2]float64{0, 5}},
+		{kind: "clean", canBuy: new(true), canSell: new(true), buyTax: &[2]float64{0, 1}, sellTax: &[2]float64{0, 1}, xferTax: &[2]float64{0, 1}, cooldown: new(false)},
+		{kind: "tax_sell_high", canBuy: new(true), canSell: new(true), buyTax: &[2]float64{4, 6}, sellTax: &[2]float64{28, 32}},
+		{kind: "tax_extreme", canBuy: new(true), canSell: new(true), sellTax: &[2]float64{50, 100}},
+		{kind: "fee_on_transfer", canBuy: new(true), canSell: new(true), xferTax: &[2]float64{4, 6}, buyTax: &[2]float64{0, 1}},
+		{kind: "honeypot_sell_blocked", canBuy: new(true), canSell: new(false)},
+		{kind: "honeypot_blacklist_on_buy", canBuy: new(true), canSell: new(false)},
+		{kind: "cooldown", canBuy: new(true), canSell: new(true), cooldown: new(true)},
+		{kind: "trading_disabled", canBuy: new(false)},
+		{kind: "reflection", canBuy: new(true), canSell: new(true), buyTax: &[2]float64{0, 5}, sellTax: &[2]float64{0, 5}, xferTax: &[2]float64{0, 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
@@ -374,10 +374,10 @@ func TestContractVerdictsOnDevnetZoo(t *testing.T) {
 		honeypot  *bool // want not_honeypot == !honeypot
 	}{
 		{kind: "clean", none: []string{risk.OwnerNotRenounced}, noHighs: true, levels: []risk.Level{risk.Minimal, risk.LevelLow},
-			checklist: &analysis.EVMContractChecklist{OwnershipRenounced: true, NoMint: true}, honeypot: refOf(false)},
+			checklist: &analysis.EVMContractChecklist{OwnershipRenounced: true, NoMint: true}, honeypot: new(false)},
 		{kind: "clean_owned", all: []string{risk.OwnerNotRenounced}, noHighs: true},
-		{kind: "honeypot_sell_blocked", all: []string{risk.HoneypotCannotSell}, levels: []risk.Level{risk.LevelCritical}, honeypot: refOf(true)},
-		{kind: "honeypot_blacklist_on_buy", all: []string{risk.HoneypotCannotSell}, levels: []risk.Level{risk.LevelCritical}, honeypot: refOf(true)},
+		{kind: "honeypot_sell_blocked", all: []string{risk.HoneypotCannotSell}, levels: []risk.Level{risk.LevelCritical}, honeypot: new(true)},
+		{kind: "honeypot_blacklist_on_buy", all: []string{risk.HoneypotCannotSell}, levels: []risk.Level{risk.LevelCritical}, honeypot: new(true)},
 		{kind: "tax_sell_high", all: []string{risk.SellTaxHigh}, none: []string{risk.BuyTaxHigh}, levels: high},
 		{kind: "tax_extreme", all: []string{risk.TaxExtreme}, levels: []risk.Level{risk.LevelCritical}},
 		{kind: "fee_on_transfer", all: []string{risk.TransferTax}},
@@ -552,8 +552,8 @@ func TestSimulationSeparatesSelfDump(t *testing.T) {
 			if sim.Path != path.name {
 				t.Errorf("path = %q, want %q", sim.Path, path.name)
 			}
-			checkBool(t, "can_buy", sim.CanBuy, refOf(true))
-			checkBool(t, "can_sell", sim.CanSell, refOf(true))
+			checkBool(t, "can_buy", sim.CanBuy, new(true))
+			checkBool(t, "can_sell", sim.CanSell, new(true))
 			checkRange(t, "buy_tax", sim.BuyTax, &[2]float64{4, 6})
 			checkRange(t, "sell_tax", sim.SellTax, &[2]float64{11, 13.5})
 			checkRange(t, "self_dump", sim.SelfDump, &[2]float64{15, 40})

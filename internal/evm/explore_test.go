@@ -56,10 +56,10 @@ func TestExploreCombinesExplorers(t *testing.T) {
 		wantVerified *bool
 		wantCreator  bool
 	}{
-		{"sourcify has it", fakeVerifier{yes}, nil, refOf(true), false},
-		{"sourcify alone says no", fakeVerifier{no}, nil, refOf(false), false},
-		{"etherscan has what sourcify lacks", fakeVerifier{no}, es(yes), refOf(true), true},
-		{"both say no", fakeVerifier{no}, es(no), refOf(false), true},
+		{"sourcify has it", fakeVerifier{yes}, nil, new(true), false},
+		{"sourcify alone says no", fakeVerifier{no}, nil, new(false), false},
+		{"etherscan has what sourcify lacks", fakeVerifier{no}, es(yes), new(true), true},
+		{"both say no", fakeVerifier{no}, es(no), new(false), true},
 		{"sourcify down, etherscan no: unknown", fakeVerifier{fail}, es(no), nil, true},
 		{"etherscan down, sourcify no: unknown", fakeVerifier{no}, es(fail), nil, true},
 		{"nothing configured: unknown", nil, nil, nil, false},

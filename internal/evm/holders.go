@@ -432,3 +432,20 @@ func LocateCreation(ctx context.Context, c *Client, token common.Address, latest
 	}
 	return hi, nil
 }
+
+// isBurn reports whether a is the zero or the conventional dead address.
+func isBurn(a common.Address) bool {
+	return a == (common.Address{}) || a == common.HexToAddress("0x000000000000000000000000000000000000dEaD")
+}
+
+// topHolders are the largest holders of a scan (nil scan: none).
+func topHolders(hs *HolderScan) []Holder {
+	if hs == nil {
+		return nil
+	}
+	top := hs.Holders()
+	if len(top) > 50 {
+		top = top[:50]
+	}
+	return top
+}

@@ -2,10 +2,11 @@ package evm
 
 import (
 	"context"
-	"github.com/tokenrisk/tokenrisk/contracts"
 	"math/big"
 	"testing"
 	"time"
+
+	"github.com/tokenrisk/tokenrisk/contracts"
 
 	"github.com/ethereum/go-ethereum/common"
 )

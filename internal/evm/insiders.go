@@ -70,16 +70,6 @@ func newInsiderQuery(token common.Address, hs *HolderScan, pools []Pool, latest 
 	return q
 }
 
-// insiderQuery is the scan's insider query, if one is needed; a trusted
-// token has none (its holders are exchanges and bridges, its history too
-// long to ask for).
-func (r *scanRun) insiderQuery(hs *HolderScan, latest uint64) *insiderQuery {
-	if _, trusted := r.s.chain.IsTrusted(r.token.Hex()); trusted {
-		return nil
-	}
-	return newInsiderQuery(r.token, hs, r.s.pools, latest)
-}
-
 // read records the answer after the batch was sent (sent: the node
 // answered the batch).
 func (q *insiderQuery) read(sent bool) {

@@ -919,7 +919,7 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 				continue
 			}
 			c := analysis.EVMCapability{
-				Name: name, Proven: refOf(true), Caller: key.caller.addr.Hex(), Role: key.caller.role,
+				Name: name, Proven: new(true), Caller: key.caller.addr.Hex(), Role: key.caller.role,
 				Evidence: e.label + ": " + e.what + " (as " + key.caller.role + ")",
 			}
 			if f := v.fees[key]; name == CapFeeChange && f != nil && f.ladder {
@@ -951,7 +951,7 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 		if v.ownerOK[n] {
 			c.Evidence += ": callable by the owner, effect not observed"
 		} else {
-			c.Proven = refOf(false)
+			c.Proven = new(false)
 			c.Evidence += ": reverted when called by the owner"
 		}
 		out = append(out, c)

@@ -117,11 +117,6 @@ func (p *ProxyInfo) UpgradeAuthority() *common.Address {
 	return p.Admin
 }
 
-// isBurn reports whether a is the zero or the conventional dead address.
-func isBurn(a common.Address) bool {
-	return a == (common.Address{}) || a == common.HexToAddress("0x000000000000000000000000000000000000dEaD")
-}
-
 // DetectProxy decides whether code (analysed as report) with slots is a
 // proxy. Slot values only count when the code can delegate: a stray value
 // in a slot of a contract that never delegates is not a proxy.

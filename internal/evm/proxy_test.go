@@ -97,9 +97,9 @@ func TestProxyKindsOnChain(t *testing.T) {
 		upgradeable bool
 	}{
 		{"transparent, admin contract", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotEIP1967Implementation: word(impl), SlotEIP1967Admin: word(admin)}}, ProxyEIP1967, impl, &boss, refOf(true), true},
+			SlotEIP1967Implementation: word(impl), SlotEIP1967Admin: word(admin)}}, ProxyEIP1967, impl, &boss, new(true), true},
 		{"transparent, admin EOA", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotEIP1967Implementation: word(impl), SlotEIP1967Admin: word(eoa)}}, ProxyEIP1967, impl, &eoa, refOf(false), true},
+			SlotEIP1967Implementation: word(impl), SlotEIP1967Admin: word(eoa)}}, ProxyEIP1967, impl, &eoa, new(false), true},
 		{"UUPS without upgrade function", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
 			SlotEIP1967Implementation: word(impl)}}, ProxyEIP1967, impl, nil, nil, false},
 		{"beacon", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
@@ -109,11 +109,11 @@ func TestProxyKindsOnChain(t *testing.T) {
 		{"EIP-1822 with an upgradeable implementation", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
 			SlotEIP1822Proxiable: word(shady)}}, ProxyEIP1822, shady, nil, nil, true},
 		{"zeppelinos (USDC FiatTokenProxy layout), admin contract", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotZeppelinOSImplementation: word(impl), SlotZeppelinOSAdmin: word(admin)}}, ProxyZeppelinOS, impl, &boss, refOf(true), true},
+			SlotZeppelinOSImplementation: word(impl), SlotZeppelinOSAdmin: word(admin)}}, ProxyZeppelinOS, impl, &boss, new(true), true},
 		{"zeppelinos, admin EOA", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotZeppelinOSImplementation: word(impl), SlotZeppelinOSAdmin: word(eoa)}}, ProxyZeppelinOS, impl, &eoa, refOf(false), true},
+			SlotZeppelinOSImplementation: word(impl), SlotZeppelinOSAdmin: word(eoa)}}, ProxyZeppelinOS, impl, &eoa, new(false), true},
 		{"zeppelinos, admin a contract without owner() (a multisig): the admin itself upgrades", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotZeppelinOSImplementation: word(shady), SlotZeppelinOSAdmin: word(impl)}}, ProxyZeppelinOS, shady, &impl, refOf(true), true},
+			SlotZeppelinOSImplementation: word(shady), SlotZeppelinOSAdmin: word(impl)}}, ProxyZeppelinOS, shady, &impl, new(true), true},
 		{"zeppelinos, admin renounced to zero", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
 			SlotZeppelinOSImplementation: word(impl)}}, ProxyZeppelinOS, impl, nil, nil, false},
 		{"EIP-1167 clone", types.Account{Code: clone}, ProxyEIP1167, impl, nil, nil, false},

@@ -84,16 +84,6 @@ func (r *scanRun) send(ctx context.Context, what string, b *batchPlan) bool {
 	return ok
 }
 
-// safeErr renders an error for a warning: transport errors never carry
-// URLs; RPC messages are bounded.
-func safeErr(err error) string {
-	msg := err.Error()
-	if len(msg) > 160 {
-		msg = msg[:160] + "…"
-	}
-	return msg
-}
-
 type holderOutcome struct {
 	scan *HolderScan
 	err  error
@@ -420,18 +410,6 @@ func (r *scanRun) probeRequest(code CodeReport, owner *common.Address, stored []
 // when that is longer: the scan started with it).
 const holderGrace = 250 * time.Millisecond
 
-// topHolders are the largest holders of a scan (nil scan: none).
-func topHolders(hs *HolderScan) []Holder {
-	if hs == nil {
-		return nil
-	}
-	top := hs.Holders()
-	if len(top) > 50 {
-		top = top[:50]
-	}
-	return top
-}
-
 // creator picks the best creator evidence available now.
 func (r *scanRun) creator(ex *explorerFacts, hs *HolderScan) (*common.Address, string) {
 	if ex != nil && ex.creation != nil {
@@ -595,4 +573,14 @@ func (r *scanRun) simulationRequest() (*Pool, *SimulationRequest) {
 		return p, req
 	}
 	return nil, nil
+}
+
+// insiderQuery is the scan's insider query, if one is needed; a trusted
+// token has none (its holders are exchanges and bridges, its history too
+// long to ask for).
+func (r *scanRun) insiderQuery(hs *HolderScan, latest uint64) *insiderQuery {
+	if _, trusted := r.s.chain.IsTrusted(r.token.Hex()); trusted {
+		return nil
+	}
+	return newInsiderQuery(r.token, hs, r.s.pools, latest)
 }

@@ -6,9 +6,6 @@ import (
 	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
-	ethereum "github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/tokenrisk/tokenrisk/contracts"
 	"io"
 	"math/big"
 	"net"
@@ -18,6 +15,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	ethereum "github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/tokenrisk/tokenrisk/contracts"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"

@@ -222,9 +222,9 @@ func containsText(list []string, s string) bool {
 }
 
 func TestCombineSimulations(t *testing.T) {
-	yes, no := refOf(true), refOf(false)
+	yes, no := new(true), new(false)
 	tax := func(v float64) *float64 { return &v }
-	reason := refOf("buy failed: anti-bot: no contracts")
+	reason := new("buy failed: anti-bot: no contracts")
 	tests := []struct {
 		name       string
 		c, w       *analysis.EVMSimulation
@@ -237,7 +237,7 @@ func TestCombineSimulations(t *testing.T) {
 	}{
 		{name: "wallet did not run: contract decides", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(0)},
 			note: "method not found", canBuy: yes, canSell: yes, path: PathContract, notHoneypo: true, noteHas: "method not found"},
-		{name: "neither ran", c: &analysis.EVMSimulation{Error: refOf("simulation call failed")}, note: "timeout",
+		{name: "neither ran", c: &analysis.EVMSimulation{Error: new("simulation call failed")}, note: "timeout",
 			path: PathContract, noteHas: "did not run"},
 		{name: "contract refused as buyer, wallet trades", c: &analysis.EVMSimulation{CanBuy: no, Error: reason},
 			w: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(1)}, canBuy: yes, canSell: yes,
@@ -246,9 +246,9 @@ func TestCombineSimulations(t *testing.T) {
 			w: &analysis.EVMSimulation{CanBuy: yes, CanSell: no, BuyTax: tax(0)}, canBuy: yes, canSell: no, path: PathWallet, noteHas: "wallet decides"},
 		{name: "wallet cannot buy although the contract can", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes},
 			w: &analysis.EVMSimulation{CanBuy: no}, canBuy: no, path: PathWallet, noteHas: "wallet decides"},
-		{name: "wallet sell untested: the contract's sell decides", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: no, Error: refOf("sell failed")},
+		{name: "wallet sell untested: the contract's sell decides", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: no, Error: new("sell failed")},
 			w: &analysis.EVMSimulation{CanBuy: yes, BuyTax: tax(0)}, canBuy: yes, canSell: no, path: PathWallet, noteHas: "contract simulator's sell decided"},
-		{name: "contract did not run, wallet did", c: &analysis.EVMSimulation{Error: refOf("simulation call failed: out of gas")},
+		{name: "contract did not run, wallet did", c: &analysis.EVMSimulation{Error: new("simulation call failed: out of gas")},
 			w: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(0)}, canBuy: yes, canSell: yes,
 			path: PathWallet, notHoneypo: true, noteHas: "out of gas"},
 	}

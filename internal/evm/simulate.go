@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -316,29 +315,17 @@ func decodeSimResult(parsed abi.ABI, data []byte) (*simResult, error) {
 	return r, nil
 }
 
-// safeConvert copies an ABI-decoded struct into dst (abi.ConvertType
-// panics on a shape mismatch, which would be a bug, never the chain's).
-func safeConvert(v any, dst any) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("abi convert: %v", p)
-		}
-	}()
-	abi.ConvertType(v, dst)
-	return nil
-}
-
 // fillSimulation turns the simulator's measurements into the report's
 // percentages; v2 says the pool is V2-style (reserves priced the sell, so
 // the token's own price drop was measured).
 func fillSimulation(res *analysis.EVMSimulation, r *simResult, v2 bool) {
-	res.CanBuy = refOf(r.BuyOk)
+	res.CanBuy = new(r.BuyOk)
 	if !r.BuyOk {
 		msg := "buy failed: " + RevertReason(r.BuyError)
 		res.Error = &msg
 		return
 	}
-	res.BuyGas = refOf(r.BuyGas.Uint64())
+	res.BuyGas = new(r.BuyGas.Uint64())
 	res.BuyTax = lossPct(r.BuyReceived, r.BuyExpected)
 	res.BuyLimit = buyLimit(r)
 	if v2 {
@@ -350,9 +337,9 @@ func fillSimulation(res *analysis.EVMSimulation, r *simResult, v2 bool) {
 	} else {
 		errs = append(errs, "transfer failed: "+RevertReason(r.TransferError))
 	}
-	res.CanSell = refOf(r.SellOk)
+	res.CanSell = new(r.SellOk)
 	if r.SellOk {
-		res.SellGas = refOf(r.SellGas.Uint64())
+		res.SellGas = new(r.SellGas.Uint64())
 		res.SellTax = sellTax(r)
 		res.SellLimit = sellLimit(r)
 	} else {
@@ -437,23 +424,23 @@ func applyDelayedSell(parsed abi.ABI, res *analysis.EVMSimulation, el rpc.BatchE
 	}
 	immediate := res.CanSell != nil && *res.CanSell
 	if immediate {
-		res.Cooldown = refOf(false)
+		res.Cooldown = new(false)
 		return
 	}
 	if !rs.SellOk {
-		res.Cooldown = refOf(false)
+		res.Cooldown = new(false)
 		msg := RevertReason(rs.SellError)
 		res.DelayedSellError = &msg
 		return
 	}
-	res.Cooldown = refOf(true)
-	res.CanSell = refOf(true)
+	res.Cooldown = new(true)
+	res.CanSell = new(true)
 	msg := "cooldown: the sell right after the buy failed; the same sell succeeded later"
 	if res.Error != nil {
 		msg = "cooldown: " + *res.Error + "; the same sell succeeded later"
 	}
 	res.Error = &msg
-	res.SellGas = refOf(rs.SellGas.Uint64())
+	res.SellGas = new(rs.SellGas.Uint64())
 	res.SellTax = sellTax(rs)
 	res.SellLimit = sellLimit(rs)
 	if d := ppmPct(rs.SellDropPpm); v2 && d != nil && (res.SelfDump == nil || *d > *res.SelfDump) {
@@ -477,88 +464,3 @@ func pct(loss float64) *float64 {
 	v = math.Max(0, math.Min(100, v))
 	return &v
 }
-
-// callFailure describes a failed eth_call without leaking anything but the
-// node's message and a revert reason.
-func callFailure(err error) string {
-	if data, ok := RevertData(err); ok {
-		return RevertReason(data)
-	}
-	return err.Error()
-}
-
-// Standard revert payload selectors.
-var (
-	selErrorString = SelectorOf("Error(string)")
-	selPanic       = SelectorOf("Panic(uint256)")
-)
-
-// RevertReason renders revert data: Error(string) as its text, Panic as
-// its code, a custom error as its selector, raw text as text.
-func RevertReason(data []byte) string {
-	if s := revertText(data); s != "" {
-		return s
-	}
-	return "reverted with an empty reason"
-}
-
-func revertText(data []byte) string {
-	switch {
-	case len(data) == 0:
-		return "reverted without a reason"
-	case len(data) >= 4 && Selector(data[:4]) == selErrorString:
-		vals, err := abi.Arguments{{Type: mustType("string")}}.Unpack(data[4:])
-		if err == nil && len(vals) == 1 {
-			return SanitiseReason(vals[0].(string))
-		}
-	case len(data) == 36 && Selector(data[:4]) == selPanic:
-		return fmt.Sprintf("panic 0x%x", new(big.Int).SetBytes(data[4:]))
-	}
-	if utf8.Valid(data) && isPrintable(string(data)) {
-		return SanitiseReason(string(data))
-	}
-	if len(data) >= 4 {
-		return "custom error " + Selector(data[:4]).String()
-	}
-	return "reverted with 0x" + common.Bytes2Hex(data)
-}
-
-// SanitiseReason bounds a revert reason to printable UTF-8 of at most 200
-// characters.
-func SanitiseReason(s string) string {
-	s = strings.ToValidUTF8(s, "?")
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n == 200 {
-			b.WriteString("…")
-			break
-		}
-		if r < 0x20 || r == 0x7f {
-			r = ' '
-		}
-		b.WriteRune(r)
-		n++
-	}
-	return strings.TrimSpace(b.String())
-}
-
-func isPrintable(s string) bool {
-	for _, r := range s {
-		if r < 0x20 && r != '\n' && r != '\t' {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func mustType(t string) abi.Type {
-	typ, err := abi.NewType(t, "", nil)
-	if err != nil {
-		panic(err) // a literal type name: a programming error
-	}
-	return typ
-}
-
-// refOf returns a pointer to a copy of v.
-func refOf[T any](v T) *T { return &v }

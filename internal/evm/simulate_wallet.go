@@ -342,13 +342,13 @@ func (pl *walletPlan) decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSim
 	if err != nil {
 		return nil, "the wallet's buy: " + err.Error()
 	}
-	w := &analysis.EVMSimulation{CanBuy: refOf(buy.BuyOk)}
+	w := &analysis.EVMSimulation{CanBuy: new(buy.BuyOk)}
 	if !buy.BuyOk {
 		msg := "buy failed: " + RevertReason(buy.BuyError)
 		w.Error = &msg
 		return w, ""
 	}
-	w.BuyGas = refOf(uint64(calls[pl.buy].GasUsed))
+	w.BuyGas = new(uint64(calls[pl.buy].GasUsed))
 	w.BuyTax = lossPct(buy.BuyReceived, buy.BuyExpected)
 	w.BuyLimit = buyLimit(buy)
 	var xferDrop *big.Int
@@ -379,12 +379,12 @@ func (pl *walletPlan) decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSim
 	case !now.tried:
 		errs = append(errs, now.reason)
 	case now.ok:
-		w.CanSell, w.SellGas, w.SellTax, w.SellLimit = refOf(true), refOf(now.gas), now.tax, now.limit
+		w.CanSell, w.SellGas, w.SellTax, w.SellLimit = new(true), new(now.gas), now.tax, now.limit
 		if pl.later != nil {
-			w.Cooldown = refOf(false)
+			w.Cooldown = new(false)
 		}
 	default:
-		w.CanSell = refOf(false)
+		w.CanSell = new(false)
 		errs = append(errs, now.reason)
 		pl.retryLater(parsed, w, &errs)
 	}
@@ -409,10 +409,10 @@ func (pl *walletPlan) retryLater(parsed abi.ABI, w *analysis.EVMSimulation, errs
 	case err != nil || !later.tried:
 		return // cooldown unknown
 	case later.ok:
-		w.Cooldown, w.CanSell, w.SellGas, w.SellTax, w.SellLimit = refOf(true), refOf(true), refOf(later.gas), later.tax, later.limit
+		w.Cooldown, w.CanSell, w.SellGas, w.SellTax, w.SellLimit = new(true), new(true), new(later.gas), later.tax, later.limit
 		(*errs)[len(*errs)-1] = "cooldown: " + (*errs)[len(*errs)-1] + "; the same sell succeeded later"
 	default:
-		w.Cooldown = refOf(false)
+		w.Cooldown = new(false)
 		msg := later.reason
 		w.DelayedSellError = &msg
 	}
