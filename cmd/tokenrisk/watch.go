@@ -7,7 +7,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/config"
-	"github.com/tokenrisk/tokenrisk/internal/evm"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
 	"github.com/tokenrisk/tokenrisk/internal/metrics"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
@@ -27,7 +27,7 @@ func (p logPublisher) Publish(_ context.Context, keyID string, ev watch.Event) e
 // queries, kept across ticks (it learns the node's batch limit).
 func logSources(m *metrics.Metrics) func(chains.Chain) watch.LogSource {
 	var mu sync.Mutex
-	clients := map[string]*evm.Client{}
+	clients := map[string]*node.Client{}
 	client := upstreamClient()
 	var upstream func(chain, method string)
 	if m != nil {
@@ -38,7 +38,7 @@ func logSources(m *metrics.Metrics) func(chains.Chain) watch.LogSource {
 		defer mu.Unlock()
 		cl := clients[c.Key]
 		if cl == nil {
-			cl = evm.NewClient(c.Key, c.RPC, evm.ClientOptions{HTTPClient: client, Upstream: upstream})
+			cl = node.NewClient(c.Key, c.RPC, node.ClientOptions{HTTPClient: client, Upstream: upstream})
 			clients[c.Key] = cl
 		}
 		return watch.RPCLogs{Client: cl}

@@ -233,7 +233,7 @@ type EVMContractChecklist struct {
 	NoMint             bool
 }
 
-// evmRoleAnyone is the probes' control caller role (evm.RoleAnyone).
+// evmRoleAnyone is the probes' control caller role (probe.RoleAnyone).
 const evmRoleAnyone = "anyone"
 
 // evmCapFlag maps a capability to the flag it raises.

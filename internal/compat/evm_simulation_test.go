@@ -11,7 +11,10 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
-	"github.com/tokenrisk/tokenrisk/internal/evm"
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
+	"github.com/tokenrisk/tokenrisk/internal/evm/simulation"
 )
 
 // TestSimulationOnRealUniswap runs the honeypot simulation against the real
@@ -22,7 +25,7 @@ func TestSimulationOnRealUniswap(t *testing.T) {
 	modules, bin := env(t)
 	a := startAnvil(t, bin)
 	u := deployUniswap(t, a, modules)
-	c := evm.NewClient("anvil", []string{a.URL}, evm.ClientOptions{})
+	c := node.NewClient("anvil", []string{a.URL}, node.ClientOptions{})
 
 	v2Token := a.deploy(t, u.erc20, ether(1_000_000))
 	pair := u.addV2LiquidityETH(t, a, v2Token, ether(100_000), ether(10))
@@ -44,10 +47,10 @@ func TestSimulationOnRealUniswap(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var wethBal hexutil.Bytes
 			balData := append(common.Hex2Bytes("70a08231"), common.LeftPadBytes(tt.pool.Bytes(), 32)...)
-			if err := c.Batch(context.Background(), []rpc.BatchElem{evm.CallElem(evm.CallMsg{To: u.WETH, Data: balData}, nil, &wethBal)}); err != nil {
+			if err := c.Batch(context.Background(), []rpc.BatchElem{node.CallElem(node.CallMsg{To: u.WETH, Data: balData}, nil, &wethBal)}); err != nil {
 				t.Fatal(err)
 			}
-			elems, decode, err := evm.SimulationCall(evm.SimulationRequest{
+			elems, decode, err := simulation.SimulationCall(simulation.SimulationRequest{
 				Token: tt.token, Pool: tt.pool, PoolKind: tt.kind, Quote: u.WETH, Wrapped: u.WETH, FeeBps: 30,
 				QuoteReserve: new(big.Int).SetBytes(wethBal), BlockTime: head.Time, DelayedSell: time.Hour,
 			})
@@ -93,19 +96,19 @@ func TestProbesOnAnvil(t *testing.T) {
 	modules, bin := env(t)
 	a := startAnvil(t, bin)
 	u := deployUniswap(t, a, modules)
-	c := evm.NewClient("anvil", []string{a.URL}, evm.ClientOptions{})
+	c := node.NewClient("anvil", []string{a.URL}, node.ClientOptions{})
 	token := a.deploy(t, u.erc20, ether(1_000_000))
 	pair := u.addV2LiquidityETH(t, a, token, ether(100_000), ether(10))
 	code, err := c.CodeAt(context.Background(), token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	report := evm.AnalyseCode(code)
+	report := bytecode.AnalyseCode(code)
 	// The npm ERC-20 has only standard functions: probe a made-up
 	// selector so that the prober really runs.
-	report.Selectors = append(report.Selectors, evm.Selector{0x12, 0x34, 0x56, 0x78})
+	report.Selectors = append(report.Selectors, bytecode.Selector{0x12, 0x34, 0x56, 0x78})
 	owner := a.From
-	elems, decode, err := evm.ProbeCalls(evm.ProbeRequest{Token: token, Pool: pair, Code: report, Owner: &owner,
+	elems, decode, err := probe.ProbeCalls(probe.ProbeRequest{Token: token, Pool: pair, Code: report, Owner: &owner,
 		Donors: []common.Address{owner}, Wrapped: u.WETH, FeeBps: 30})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +120,7 @@ func TestProbesOnAnvil(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !facts.Complete || len(facts.Callers) != 2 || facts.Callers[0].Role != evm.RoleOwner || !facts.Callers[0].Ran {
+	if !facts.Complete || len(facts.Callers) != 2 || facts.Callers[0].Role != probe.RoleOwner || !facts.Callers[0].Ran {
 		t.Fatalf("callers = %+v, want the owner (and the control caller) probed", facts.Callers)
 	}
 	if !facts.Funded {

@@ -14,21 +14,23 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
-	"github.com/tokenrisk/tokenrisk/internal/evm"
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/simulation"
 )
 
 func selectorData(sig string) []byte {
-	s := evm.SelectorOf(sig)
+	s := bytecode.SelectorOf(sig)
 	return s[:]
 }
 
 // v2Reserves reads a V2 pair's (WETH reserve, token reserve).
-func v2Reserves(t *testing.T, c *evm.Client, pair, weth common.Address) (*big.Int, *big.Int) {
+func v2Reserves(t *testing.T, c *node.Client, pair, weth common.Address) (*big.Int, *big.Int) {
 	t.Helper()
 	var t0, res hexutil.Bytes
 	elems := []rpc.BatchElem{
-		evm.CallElem(evm.CallMsg{To: pair, Data: selectorData("token0()")}, nil, &t0),
-		evm.CallElem(evm.CallMsg{To: pair, Data: selectorData("getReserves()")}, nil, &res),
+		node.CallElem(node.CallMsg{To: pair, Data: selectorData("token0()")}, nil, &t0),
+		node.CallElem(node.CallMsg{To: pair, Data: selectorData("getReserves()")}, nil, &res),
 	}
 	if err := c.Batch(context.Background(), elems); err != nil {
 		t.Fatal(err)
@@ -44,9 +46,9 @@ func v2Reserves(t *testing.T, c *evm.Client, pair, weth common.Address) (*big.In
 }
 
 // balanceOf reads token.balanceOf(holder).
-func balanceOf(t *testing.T, c *evm.Client, token, holder common.Address) *big.Int {
+func balanceOf(t *testing.T, c *node.Client, token, holder common.Address) *big.Int {
 	t.Helper()
-	out, err := c.CallContract(context.Background(), evm.CallMsg{To: token, Data: append(selectorData("balanceOf(address)"), common.LeftPadBytes(holder.Bytes(), 32)...)}, nil)
+	out, err := c.CallContract(context.Background(), node.CallMsg{To: token, Data: append(selectorData("balanceOf(address)"), common.LeftPadBytes(holder.Bytes(), 32)...)}, nil)
 	if err != nil || len(out) < 32 {
 		t.Fatalf("balanceOf: %v", err)
 	}
@@ -75,7 +77,7 @@ func TestWalletSimulationOnAnvil(t *testing.T) {
 	modules, bin := env(t)
 	a := startAnvil(t, bin)
 	u := deployUniswap(t, a, modules)
-	c := evm.NewClient("anvil", []string{a.URL}, evm.ClientOptions{})
+	c := node.NewClient("anvil", []string{a.URL}, node.ClientOptions{})
 
 	plain := a.deploy(t, u.erc20, ether(1_000_000))
 	noContract := deployTestToken(t, a, "NoContractBuyer", u.V2Factory, u.WETH)
@@ -109,7 +111,7 @@ func TestWalletSimulationOnAnvil(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			elems, decode, err := evm.SimulationCall(evm.SimulationRequest{
+			elems, decode, err := simulation.SimulationCall(simulation.SimulationRequest{
 				Token: tt.token, Pool: pool, PoolKind: kind, Quote: u.WETH, Wrapped: u.WETH, FeeBps: fee,
 				QuoteReserve: wethRes, TokenReserve: tokenRes, BlockTime: head.Time, DelayedSell: time.Hour,
 			})
@@ -126,7 +128,7 @@ func TestWalletSimulationOnAnvil(t *testing.T) {
 			t.Logf("%s: path=%s can_buy=%v can_sell=%v buy_tax=%v sell_tax=%v transfer_tax=%v buy_gas=%v sell_gas=%v cooldown=%v error=%v notes=%v",
 				tt.name, sim.Path, deref(sim.CanBuy), deref(sim.CanSell), deref(sim.BuyTax), deref(sim.SellTax), deref(sim.TransferTax),
 				deref(sim.BuyGas), deref(sim.SellGas), deref(sim.Cooldown), deref(sim.Error), sim.Notes)
-			if sim.Path != evm.PathWallet {
+			if sim.Path != simulation.PathWallet {
 				t.Fatalf("path = %q, want the wallet path to run on anvil", sim.Path)
 			}
 			if got := sim.CanSell != nil && *sim.CanSell; got != tt.canSell || sim.CanBuy == nil || !*sim.CanBuy {

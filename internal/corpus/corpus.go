@@ -13,8 +13,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-
-	"github.com/tokenrisk/tokenrisk/internal/evm"
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
 )
 
 // The behaviours the corpus labels.
@@ -146,6 +145,6 @@ func Load(dir string) ([]Token, error) {
 // bytecode only, never the engine's answer, so an engine that wrongly
 // refuses a token still loses its labels.
 func (t Token) CanTransfer() bool {
-	r := evm.AnalyseCode(t.Code)
-	return r.HasSelector(evm.SelTransfer) || r.MinimalProxyTarget != nil || r.StorageTargetDelegatecall
+	r := bytecode.AnalyseCode(t.Code)
+	return r.HasSelector(bytecode.SelTransfer) || r.MinimalProxyTarget != nil || r.StorageTargetDelegatecall
 }

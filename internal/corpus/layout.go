@@ -8,8 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
-
-	"github.com/tokenrisk/tokenrisk/internal/evm"
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
 )
 
 // Slot is a storage word and the byte offset a value sits at in it
@@ -189,7 +188,7 @@ func discoverRoles(sb *sandbox, l *Layout, owner common.Address) {
 		balance = l.Balance.Key(owner)
 	}
 	one := common.BigToHash(big.NewInt(1))
-	for _, sel := range evm.AnalyseCode(sb.state.GetCode(sb.token)).Selectors {
+	for _, sel := range bytecode.AnalyseCode(sb.state.GetCode(sb.token)).Selectors {
 		if len(l.Roles) >= maxRoles {
 			return
 		}
@@ -275,9 +274,9 @@ func discoverOwner(sb *sandbox, l *Layout, owner common.Address) {
 
 // standardSelectors are ERC-20 functions whose caller checks are about
 // the holder (a pool, an exempt wallet), not an owner.
-var standardSelectors = map[evm.Selector]bool{
-	evm.SelTransfer: true, evm.SelTransferFrom: true, evm.SelApprove: true,
-	evm.SelBalanceOf: true, evm.SelAllowance: true, evm.SelTotalSupply: true,
+var standardSelectors = map[bytecode.Selector]bool{
+	bytecode.SelTransfer: true, bytecode.SelTransferFrom: true, bytecode.SelApprove: true,
+	bytecode.SelBalanceOf: true, bytecode.SelAllowance: true, bytecode.SelTotalSupply: true,
 }
 
 // guardArgs are the arguments every function is called with while looking
@@ -293,7 +292,7 @@ func discoverGuard(sb *sandbox, l *Layout, owner common.Address) {
 	votes := map[common.Hash]int{}
 	first := map[common.Hash][]byte{} // a call that compares the key
 	var order []common.Hash
-	for _, sel := range evm.AnalyseCode(sb.state.GetCode(sb.token)).Selectors {
+	for _, sel := range bytecode.AnalyseCode(sb.state.GetCode(sb.token)).Selectors {
 		if standardSelectors[sel] {
 			continue
 		}
@@ -410,7 +409,7 @@ func discoverBalance(sb *sandbox, l *Layout) {
 	if _, err := call(); err != nil {
 		if !openGetter(sb, l, func() bool { _, err := call(); return err == nil }) {
 			l.note("balanceOf reverts on an empty state: %v", err)
-			if cr := evm.AnalyseCode(sb.state.GetCode(sb.token)); cr.MinimalProxyTarget != nil || cr.StorageTargetDelegatecall {
+			if cr := bytecode.AnalyseCode(sb.state.GetCode(sb.token)); cr.MinimalProxyTarget != nil || cr.StorageTargetDelegatecall {
 				l.note("a proxy: its implementation's code is not in the corpus")
 			}
 			return

@@ -1,6 +1,14 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/lens"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/pool"
+	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
+	"github.com/tokenrisk/tokenrisk/internal/evm/proxy"
+
 	"context"
 	"errors"
 	"fmt"
@@ -55,7 +63,7 @@ type Options struct {
 	// HTTPClient sends RPC requests (nil: a default transport).
 	HTTPClient *http.Client
 	// Client tunes every chain's RPC client (retries, concurrency cap).
-	Client ClientOptions
+	Client node.ClientOptions
 	// Sourcify and Etherscan are the explorers; nil (or a nil
 	// *explorer.Sourcify / *explorer.Etherscan) disables one.
 	Sourcify  Verifier
@@ -67,7 +75,7 @@ type Options struct {
 	// Upstream is called once per upstream RPC HTTP request.
 	Upstream func(chain, method string)
 	// Holders bounds the holder rebuild (default 3s, whole history).
-	Holders HolderBudget
+	Holders holder.HolderBudget
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Trace, when set, is told when a scan reaches a stage: "detected",
@@ -82,7 +90,7 @@ type Adapter struct {
 	opts Options
 
 	mu      sync.Mutex
-	clients map[string]*Client
+	clients map[string]*node.Client
 }
 
 var _ scan.Adapter = (*Adapter)(nil)
@@ -113,20 +121,20 @@ func NewAdapter(reg *chains.Registry, opts Options) *Adapter {
 	if opts.Upstream != nil {
 		opts.Client.Upstream = opts.Upstream
 	}
-	return &Adapter{reg: reg, opts: opts, clients: map[string]*Client{}}
+	return &Adapter{reg: reg, opts: opts, clients: map[string]*node.Client{}}
 }
 
 // Kind returns chains.EVM.
 func (a *Adapter) Kind() chains.Kind { return chains.EVM }
 
 // Client returns the RPC client of chain ch (created on first use).
-func (a *Adapter) Client(ch chains.Chain) *Client {
+func (a *Adapter) Client(ch chains.Chain) *node.Client {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	key := ch.Key + "|" + strings.Join(ch.RPC, ",")
 	c, ok := a.clients[key]
 	if !ok {
-		c = NewClient(ch.Key, ch.RPC, a.opts.Client)
+		c = node.NewClient(ch.Key, ch.RPC, a.opts.Client)
 		a.clients[key] = c
 	}
 	return c
@@ -135,7 +143,7 @@ func (a *Adapter) Client(ch chains.Chain) *Client {
 // sighting is one chain's detection round trip.
 type sighting struct {
 	chain  chains.Chain
-	client *Client
+	client *node.Client
 	err    error
 
 	code      hexutil.Bytes
@@ -150,12 +158,12 @@ type sighting struct {
 	supplyErr  error
 	balanceErr error
 	lensEmpty  bool
-	slots      func() (ProxySlots, error)
+	slots      func() (proxy.ProxySlots, error)
 	stored     func() []common.Address
-	plan       *lensPlan
-	lens       *LensResult
+	plan       *pool.LensPlan
+	lens       *lens.LensResult
 	lensErr    error
-	pools      []Pool
+	pools      []pool.Pool
 	usd        float64
 }
 
@@ -164,21 +172,21 @@ func (s *sighting) found() bool { return s.err == nil && len(s.code) > 0 }
 // detect runs round trip 1 on one chain.
 func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Address) *sighting {
 	s := &sighting{chain: ch, client: a.Client(ch)}
-	s.plan = newLensPlan(ch, token, nil)
-	lensEl, lensDecode, err := s.plan.req.Call()
+	s.plan = pool.NewLensPlan(ch, token, nil)
+	lensEl, lensDecode, err := s.plan.Req.Call()
 	if err != nil {
 		s.err = err
 		return s
 	}
 	elems := []rpc.BatchElem{
-		CodeElem(token, &s.code),
-		BlockNumberElem(&s.block),
-		CallElem(CallMsg{To: token, Data: SelTotalSupply.bytes(), Gas: 200_000}, nil, &s.supplyRaw),
-		CallElem(CallMsg{To: token, Data: append(SelBalanceOf.bytes(), common.LeftPadBytes(common.HexToAddress("0xdead").Bytes(), 32)...), Gas: 200_000}, nil, &s.balRaw),
+		node.CodeElem(token, &s.code),
+		node.BlockNumberElem(&s.block),
+		node.CallElem(node.CallMsg{To: token, Data: bytecode.SelTotalSupply.Bytes(), Gas: 200_000}, nil, &s.supplyRaw),
+		node.CallElem(node.CallMsg{To: token, Data: append(bytecode.SelBalanceOf.Bytes(), common.LeftPadBytes(common.HexToAddress("0xdead").Bytes(), 32)...), Gas: 200_000}, nil, &s.balRaw),
 		lensEl,
 	}
-	slotElems, slots := ProxySlotCalls(token)
-	storeElems, stored := StorageCandidateCalls(token)
+	slotElems, slots := proxy.ProxySlotCalls(token)
+	storeElems, stored := probe.StorageCandidateCalls(token)
 	var plan batchPlan
 	plan.add(elems)
 	plan.add(slotElems)
@@ -217,10 +225,10 @@ func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Addr
 		}
 		s.lens, s.lensErr = lensDecode()
 	}
-	if s.lensErr != nil && !isRevert(s.lensErr) {
+	if s.lensErr != nil && !node.IsRevert(s.lensErr) {
 		// A node that refuses or ignores state overrides: run the lens
 		// from its creation code instead (one more round trip here only).
-		if el, dec, err := s.plan.req.DeploylessCall(); err == nil {
+		if el, dec, err := s.plan.Req.DeploylessCall(); err == nil {
 			one := []rpc.BatchElem{el}
 			if err := s.client.Batch(ctx, one); err == nil && one[0].Error == nil {
 				if res, err := dec(); err == nil {
@@ -230,7 +238,7 @@ func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Addr
 		}
 	}
 	if s.lensErr == nil {
-		s.pools = s.plan.pools(s.lens)
+		s.pools = s.plan.Pools(s.lens)
 		for _, p := range s.pools {
 			s.usd += p.LiquidityUSD
 		}
@@ -310,7 +318,7 @@ func (a *Adapter) choose(ctx context.Context, sightings []*sighting, req scan.Re
 		code := fault.UpstreamError
 		timeouts := 0
 		for _, s := range failed {
-			var te *TransportError
+			var te *node.TransportError
 			if errors.As(s.err, &te) && te.Timeout || errors.Is(s.err, context.DeadlineExceeded) {
 				timeouts++
 			}
@@ -373,16 +381,16 @@ func classifyERC20(err error, out []byte) erc20Answer {
 // dispatcher is read too (its slots in the same retry, its code in one
 // more call: this path only runs for contracts that did not answer).
 func (a *Adapter) confirmNotToken(ctx context.Context, s *sighting, token common.Address) error {
-	report := AnalyseCode(s.code)
+	report := bytecode.AnalyseCode(s.code)
 	supply, balance := classifyERC20(s.supplyErr, s.supplyRaw), classifyERC20(s.balanceErr, s.balRaw)
 	// Code that forwards calls answers for its implementation: an empty
 	// answer proves nothing until the implementation's code is known.
 	var impl *common.Address
 	if unsettled(supply) || unsettled(balance) {
 		var slotElems []rpc.BatchElem
-		var slots func() (ProxySlots, error)
+		var slots func() (proxy.ProxySlots, error)
 		if report.MinimalProxyTarget == nil && (report.HasDelegatecall || report.HasCallcode) {
-			slotElems, slots = ProxySlotCalls(token)
+			slotElems, slots = proxy.ProxySlotCalls(token)
 		}
 		// Each call keeps its most telling answer over the rounds: a node
 		// can fail a call or answer it empty, it cannot make up a revert.
@@ -393,8 +401,8 @@ func (a *Adapter) confirmNotToken(ctx context.Context, s *sighting, token common
 		for round := 0; round < confirmRounds && (unsettled(supply) || unsettled(balance)); round++ {
 			var sup, bal hexutil.Bytes
 			pair := []rpc.BatchElem{
-				CallElem(CallMsg{To: token, Data: SelTotalSupply.bytes(), Gas: 200_000}, nil, &sup),
-				CallElem(CallMsg{To: token, Data: append(SelBalanceOf.bytes(), common.LeftPadBytes(common.HexToAddress("0xdead").Bytes(), 32)...), Gas: 200_000}, nil, &bal),
+				node.CallElem(node.CallMsg{To: token, Data: bytecode.SelTotalSupply.Bytes(), Gas: 200_000}, nil, &sup),
+				node.CallElem(node.CallMsg{To: token, Data: append(bytecode.SelBalanceOf.Bytes(), common.LeftPadBytes(common.HexToAddress("0xdead").Bytes(), 32)...), Gas: 200_000}, nil, &bal),
 			}
 			si, bi := 0, 1
 			if round%2 == 1 {
@@ -432,7 +440,7 @@ func (a *Adapter) confirmNotToken(ctx context.Context, s *sighting, token common
 			if err != nil {
 				return fault.Wrap(err, fault.UpstreamError, fmt.Sprintf("%s: the node could not say whether the proxy at %s is a token", s.chain.Key, token.Hex()))
 			}
-			if p := DetectProxy(report, v); p != nil && p.Implementation != (common.Address{}) {
+			if p := proxy.DetectProxy(report, v); p != nil && p.Implementation != (common.Address{}) {
 				impl = &p.Implementation
 			}
 		}
@@ -443,13 +451,13 @@ func (a *Adapter) confirmNotToken(ctx context.Context, s *sighting, token common
 		if err := s.client.Call(ctx, &code, "eth_getCode", *impl, "latest"); err != nil {
 			return fault.Wrap(err, upstreamCode(ctx, err), fmt.Sprintf("%s: the node could not give the code of %s, the implementation behind %s", s.chain.Key, impl.Hex(), token.Hex()))
 		}
-		implReport := AnalyseCode(code)
-		has = func(sel Selector) bool { return report.HasSelector(sel) || implReport.HasSelector(sel) }
+		implReport := bytecode.AnalyseCode(code)
+		has = func(sel bytecode.Selector) bool { return report.HasSelector(sel) || implReport.HasSelector(sel) }
 	}
-	dubious := func(v erc20Answer, sel Selector) bool {
+	dubious := func(v erc20Answer, sel bytecode.Selector) bool {
 		return v == erc20Unanswered || v == erc20Empty && (s.lensEmpty || has(sel))
 	}
-	if dubious(supply, SelTotalSupply) || dubious(balance, SelBalanceOf) {
+	if dubious(supply, bytecode.SelTotalSupply) || dubious(balance, bytecode.SelBalanceOf) {
 		return fault.Errorf(fault.UpstreamError, "%s: the node failed or answered nothing to totalSupply()/balanceOf() of the contract at %s; whether it is a token is unknown", s.chain.Key, token.Hex())
 	}
 	return fault.Errorf(fault.NotAToken, "the contract at %s on %s does not answer totalSupply() and balanceOf(): not an ERC-20 token", token.Hex(), s.chain.Key)
@@ -466,7 +474,7 @@ func unsettled(v erc20Answer) bool { return v == erc20Empty || v == erc20Unanswe
 // upstreamCode is upstream_timeout when the deadline passed, else
 // upstream_error.
 func upstreamCode(ctx context.Context, err error) fault.Code {
-	var te *TransportError
+	var te *node.TransportError
 	if ctx.Err() != nil || errors.As(err, &te) && te.Timeout {
 		return fault.UpstreamTimeout
 	}
@@ -477,10 +485,10 @@ func upstreamCode(ctx context.Context, err error) fault.Code {
 // the code ran and reverted or failed (geth: code 3 with data, or -32000
 // "execution reverted", "invalid opcode", "out of gas", …).
 func executionFailure(err error) bool {
-	if isRevert(err) {
+	if node.IsRevert(err) {
 		return true
 	}
-	var re *RPCError
+	var re *node.RPCError
 	if !errors.As(err, &re) {
 		return false
 	}

@@ -1,6 +1,11 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
+
 	"context"
 	"math/big"
 	"net/http"
@@ -114,11 +119,11 @@ func BenchmarkHolderRebuild(b *testing.B) {
 	}
 	tc.backend.Commit()
 	latest, _ := cl.BlockNumber(ctx)
-	c := NewClient("sim", []string{tc.url}, ClientOptions{})
+	c := node.NewClient("sim", []string{tc.url}, node.ClientOptions{})
 	var logs int
 	b.ResetTimer()
 	for range b.N {
-		s, err := RebuildHolders(ctx, c, m.token, latest, HolderBudget{Duration: time.Minute})
+		s, err := holder.RebuildHolders(ctx, c, m.token, latest, holder.HolderBudget{Duration: time.Minute})
 		if err != nil || !s.Complete {
 			b.Fatalf("rebuild: %v (complete %v)", err, s != nil && s.Complete)
 		}
@@ -132,7 +137,7 @@ func BenchmarkHolderRebuild(b *testing.B) {
 // and candidate calls, and how many functions were probed.
 func BenchmarkProbeBatch(b *testing.B) {
 	dn := startAdapterNet(b)
-	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
+	c := node.NewClient("devnet", []string{dn.RPCURL()}, node.ClientOptions{})
 	for _, kind := range []string{"clean", "fee_modifiable", "tax_sell_high", "balance_modifiable", "blacklist"} {
 		tok, ok := dn.Manifest().Token(kind)
 		if !ok {
@@ -145,14 +150,14 @@ func BenchmarkProbeBatch(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			report := AnalyseCode(code)
-			req := ProbeRequest{Token: token, Pool: pool, Code: report, Owner: &creator, Creator: &creator,
+			report := bytecode.AnalyseCode(code)
+			req := probe.ProbeRequest{Token: token, Pool: pool, Code: report, Owner: &creator, Creator: &creator,
 				Donors: []common.Address{creator}, Holders: []common.Address{creator}}
 			var elems int
 			var functions int
 			b.ResetTimer()
 			for range b.N {
-				batch, decode, err := ProbeCalls(req)
+				batch, decode, err := probe.ProbeCalls(req)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -168,7 +173,7 @@ func BenchmarkProbeBatch(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/batch")
 			b.ReportMetric(float64(elems), "eth_calls/batch")
 			b.ReportMetric(float64(functions), "functions")
-			b.ReportMetric(float64(len(buildProbeCalls(report, DefaultProbeSelectors, newScene(req, probeCallers(req))))), "calls")
+			b.ReportMetric(float64(len(probe.BuildProbeCalls(report, probe.DefaultProbeSelectors, probe.NewScene(req, probe.ProbeCallers(req))))), "calls")
 		})
 	}
 }

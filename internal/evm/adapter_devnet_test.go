@@ -1,6 +1,10 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/lens"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"context"
 	"fmt"
 	"math"
@@ -193,7 +197,7 @@ var zooVerdicts = map[string]verdict{
 		}
 	}},
 	"weird_metadata": {check: func(t *testing.T, r *scan.Report) {
-		if len([]rune(r.TokenSymbol)) > MaxNameRunes || strings.ContainsRune(r.TokenSymbol, '\uFFFD') {
+		if len([]rune(r.TokenSymbol)) > lens.MaxNameRunes || strings.ContainsRune(r.TokenSymbol, '\uFFFD') {
 			t.Errorf("symbol not sanitised: %q", r.TokenSymbol)
 		}
 	}},
@@ -324,7 +328,7 @@ func TestAdapterDeadline(t *testing.T) {
 		p.logDelay = 2 * time.Second
 		ch := dn.Chain()
 		ch.RPC = []string{p.URL()}
-		ad := NewAdapter(devnetRegistry(t, ch), Options{Holders: HolderBudget{Duration: 300 * time.Millisecond}})
+		ad := NewAdapter(devnetRegistry(t, ch), Options{Holders: holder.HolderBudget{Duration: 300 * time.Millisecond}})
 		start := time.Now()
 		r, err := assess(t, ad, tok.Address)
 		if err != nil {
@@ -383,7 +387,7 @@ func TestAdapterDetectionErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ad := NewAdapter(devnetRegistry(t, tt.chains...), Options{Client: ClientOptions{Retries: -1}})
+			ad := NewAdapter(devnetRegistry(t, tt.chains...), Options{Client: node.ClientOptions{Retries: -1}})
 			r, err := assess(t, ad, tt.address, tt.plan...)
 			if tt.wantCode != "" {
 				if got := fault.CodeOf(err); got != tt.wantCode {
@@ -414,7 +418,7 @@ var _ = fmt.Sprint
 // what is tested is that queued scans all finish, not speed.
 func TestAdapterConcurrentScans(t *testing.T) {
 	dn := startAdapterNet(t)
-	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{Deadline: 2 * time.Minute, Client: ClientOptions{AttemptTimeout: time.Minute}})
+	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{Deadline: 2 * time.Minute, Client: node.ClientOptions{AttemptTimeout: time.Minute}})
 	var wg sync.WaitGroup
 	for _, tok := range dn.Manifest().Tokens {
 		if tok.Kind == "not_a_token" || tok.Kind == "no_liquidity" {

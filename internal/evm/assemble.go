@@ -1,6 +1,13 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/lens"
+	"github.com/tokenrisk/tokenrisk/internal/evm/pool"
+	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
+	"github.com/tokenrisk/tokenrisk/internal/evm/proxy"
+
 	"math/big"
 	"sort"
 	"time"
@@ -15,24 +22,24 @@ import (
 
 // collected is everything a scan gathered after detection.
 type collected struct {
-	lens *LensResult
+	lens *lens.LensResult
 	// code is the analysis of the code that runs (the implementation's
 	// for a proxy); implKnown is false when a proxy's implementation code
 	// could not be read.
-	code      CodeReport
-	proxy     *ProxyInfo
+	code      bytecode.CodeReport
+	proxy     *proxy.ProxyInfo
 	implKnown bool
 	owner     *common.Address
 	// roleAdmin is the creator when the token has no owner getter and the
 	// creator holds AccessControl's DEFAULT_ADMIN_ROLE (hasRole answered).
 	roleAdmin *common.Address
 	sim       *analysis.EVMSimulation
-	simPool   *Pool
+	simPool   *pool.Pool
 	probe     *analysis.EVMProbeFacts
-	holders   *HolderScan
+	holders   *holder.HolderScan
 	accounts  *accounts
 	// insiders is the insider query when the rebuild was partial.
-	insiders      *insiderQuery
+	insiders      *holder.InsiderQuery
 	explorer      *explorerFacts
 	creator       *common.Address
 	creatorSource string
@@ -45,7 +52,7 @@ type collected struct {
 // assemble runs the analyses over everything collected.
 func (r *scanRun) assemble(c collected) *scan.Assessment {
 	lens, codeReport, proxy, implKnown, owner := c.lens, c.code, c.proxy, c.implKnown, c.owner
-	sim, simPool, probe, hs, acct := c.sim, c.simPool, c.probe, c.holders, c.accounts
+	sim, simPool, probes, hs, acct := c.sim, c.simPool, c.probe, c.holders, c.accounts
 	ex, creator, creatorSource := c.explorer, c.creator, c.creatorSource
 	s, ch := r.s, r.s.chain
 	chainID := ch.ChainID
@@ -85,7 +92,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 	// guarded by stored state (an owner slot no getter reads, a minter
 	// mapping) belongs to someone no getter names, so the owner is
 	// unknown and those powers still count.
-	guardedPowers := lens != nil && !lens.OwnerFunc && owner == nil && len(codePowers(codeReport)) > 0
+	guardedPowers := lens != nil && !lens.OwnerFunc && owner == nil && len(probe.CodePowers(codeReport)) > 0
 	if guardedPowers {
 		r.warn("contract: no owner getter, but the code mints or takes balances behind a caller check: the owner is unknown, not renounced")
 	}
@@ -98,7 +105,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		OwnerGetter:  lens != nil && lens.OwnerFunc,
 		RoleGoverned: roles,
 		Code:         codeFactsOf(codeReport),
-		Probe:        probe,
+		Probe:        probes,
 		Simulation:   sim,
 	}
 	if ex.verified != nil {
@@ -138,7 +145,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 	for i, p := range s.pools {
 		rep := p.Report
 		if i == 0 && acct != nil && acct.crLP != nil {
-			rep.LPCreatorPct = dexPct(acct.crLP, p.LPSupply)
+			rep.LPCreatorPct = pool.DexPct(acct.crLP, p.LPSupply)
 		}
 		if hs != nil {
 			if seen, ok := hs.FirstIn[p.Address]; ok && seen.Time > 0 {
@@ -204,7 +211,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		if trusted.Name != "" {
 			hf.InsidersSkipped = "not checked for a trusted token"
 		} else {
-			insiderFacts(hf, hs, c.insiders, s.pools, creator)
+			holder.InsiderFacts(hf, hs, c.insiders, s.pools, creator)
 		}
 		ef.Holders = hf
 	}
@@ -316,7 +323,7 @@ func (r *scanRun) completeness(c collected, sim *analysis.EVMSimulation, hasPool
 }
 
 // codeFactsOf summarises a code report for the contract analysis.
-func codeFactsOf(r CodeReport) *analysis.EVMCodeFacts {
+func codeFactsOf(r bytecode.CodeReport) *analysis.EVMCodeFacts {
 	f := &analysis.EVMCodeFacts{
 		Size: r.Size, Selectors: len(r.Selectors),
 		Selfdestruct: r.HasSelfdestruct, Delegatecall: r.HasDelegatecall || r.HasCallcode,
@@ -325,12 +332,12 @@ func codeFactsOf(r CodeReport) *analysis.EVMCodeFacts {
 	for _, m := range r.Privileged {
 		f.Candidates = append(f.Candidates, analysis.EVMCapability{Name: m.Capability, Evidence: m.Signature + " (" + m.Selector.String() + ")"})
 	}
-	f.Powers = codePowers(r)
+	f.Powers = probe.CodePowers(r)
 	return f
 }
 
 // proxyReportOf is contract_analysis.proxy.
-func proxyReportOf(p *ProxyInfo, impl CodeReport, implKnown bool) *analysis.EVMProxy {
+func proxyReportOf(p *proxy.ProxyInfo, impl bytecode.CodeReport, implKnown bool) *analysis.EVMProxy {
 	implUpgradable := false
 	for _, c := range impl.Capabilities() {
 		if c == analysis.EVMCapUpgrade {
@@ -354,14 +361,14 @@ func proxyReportOf(p *ProxyInfo, impl CodeReport, implKnown bool) *analysis.EVMP
 }
 
 // roleGoverned says the code has AccessControl's hasRole and grantRole.
-func roleGoverned(code CodeReport) bool {
-	return code.HasSelector(SelectorOf("hasRole(bytes32,address)")) &&
-		code.HasSelector(SelectorOf("grantRole(bytes32,address)"))
+func roleGoverned(code bytecode.CodeReport) bool {
+	return code.HasSelector(bytecode.SelectorOf("hasRole(bytes32,address)")) &&
+		code.HasSelector(bytecode.SelectorOf("grantRole(bytes32,address)"))
 }
 
 // metadataDeviations lists how a token's metadata functions break the
 // ERC-20 conventions wallets and explorers rely on.
-func metadataDeviations(l *LensResult) []string {
+func metadataDeviations(l *lens.LensResult) []string {
 	var out []string
 	for _, m := range []struct {
 		fn            string

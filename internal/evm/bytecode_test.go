@@ -1,6 +1,8 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -27,15 +29,15 @@ func TestSelectorOfKnownSignatures(t *testing.T) {
 		{"pause()", "0x8456cb59"},
 	}
 	for _, tt := range tests {
-		if got := SelectorOf(tt.sig).String(); got != tt.want {
+		if got := bytecode.SelectorOf(tt.sig).String(); got != tt.want {
 			t.Errorf("SelectorOf(%q) = %s, want %s", tt.sig, got, tt.want)
 		}
 	}
 }
 
 func TestCatalogueHasNoStandardFunctions(t *testing.T) {
-	for _, p := range privilegedSignatures {
-		if IsStandard(SelectorOf(p.Signature)) {
+	for _, p := range bytecode.PrivilegedSignatures {
+		if bytecode.IsStandard(bytecode.SelectorOf(p.Signature)) {
 			t.Errorf("privileged %q is a standard selector", p.Signature)
 		}
 	}
@@ -73,7 +75,7 @@ func TestAnalyseCodeHandAssembled(t *testing.T) {
 			name:    "solc dispatcher",
 			code:    asm(t, prologue, mintEQ, pauseEQ, "00"),
 			wantSel: []string{"0x40c10f19", "0x8456cb59"},
-			caps:    []string{CapMint, CapPause},
+			caps:    []string{bytecode.CapMint, bytecode.CapPause},
 		},
 		{
 			name:    "via-IR, vyper and binary-search patterns",
@@ -117,7 +119,7 @@ func TestAnalyseCodeHandAssembled(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := AnalyseCode(tt.code)
+			r := bytecode.AnalyseCode(tt.code)
 			for _, s := range tt.wantSel {
 				if !hasSel(r, s) {
 					t.Errorf("selector %s not found in %v", s, r.Selectors)
@@ -141,7 +143,7 @@ func TestAnalyseCodeHandAssembled(t *testing.T) {
 	}
 }
 
-func hasSel(r CodeReport, s string) bool {
+func hasSel(r bytecode.CodeReport, s string) bool {
 	for _, x := range r.Selectors {
 		if x.String() == s {
 			return true
@@ -166,7 +168,7 @@ func TestMinimalProxyTarget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := AnalyseCode(tt.code)
+			r := bytecode.AnalyseCode(tt.code)
 			switch {
 			case tt.want == nil && r.MinimalProxyTarget != nil:
 				t.Errorf("target = %s, want none", r.MinimalProxyTarget.Hex())
@@ -189,12 +191,12 @@ func TestAnalyseCodeCompiled(t *testing.T) {
 		storageCall  bool
 	}{
 		{"PlainToken.hex", nil, false, false},
-		{"ShadyToken.hex", []string{CapBlacklist, CapExternalTarget, CapFeeChange, CapMint, CapPause, CapSelfdestruct}, true, true},
+		{"ShadyToken.hex", []string{bytecode.CapBlacklist, bytecode.CapExternalTarget, bytecode.CapFeeChange, bytecode.CapMint, bytecode.CapPause, bytecode.CapSelfdestruct}, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			code := readHex(t, tt.file)
-			r := AnalyseCode(code)
+			r := bytecode.AnalyseCode(code)
 			if got := strings.Join(r.Capabilities(), ","); got != strings.Join(tt.caps, ",") {
 				t.Errorf("Capabilities = %q, want %q", got, strings.Join(tt.caps, ","))
 			}
@@ -204,7 +206,7 @@ func TestAnalyseCodeCompiled(t *testing.T) {
 			if r.StorageTargetCall != tt.storageCall {
 				t.Errorf("StorageTargetCall = %v, want %v", r.StorageTargetCall, tt.storageCall)
 			}
-			for _, s := range []Selector{SelTransfer, SelBalanceOf, SelTotalSupply} {
+			for _, s := range []bytecode.Selector{bytecode.SelTransfer, bytecode.SelBalanceOf, bytecode.SelTotalSupply} {
 				if !r.HasSelector(s) {
 					t.Errorf("standard selector %s not found", s)
 				}
@@ -234,7 +236,7 @@ func FuzzAnalyseCode(f *testing.F) {
 	f.Add([]byte{0x80, 0x63, 0x40, 0xc1, 0x0f, 0x19, 0x14, 0x54, 0x73})
 	f.Add([]byte{0x00, 0xa1, 0xff, 0xff, 0x00, 0xff}) // bogus metadata length
 	f.Fuzz(func(t *testing.T, code []byte) {
-		r := AnalyseCode(code)
+		r := bytecode.AnalyseCode(code)
 		if r.Size != len(code) {
 			t.Fatalf("Size = %d, want %d", r.Size, len(code))
 		}
@@ -258,9 +260,9 @@ func TestAnalyseCodeFindsEveryABIFunction(t *testing.T) {
 		if len(c.DeployedBytecode) == 0 {
 			continue
 		}
-		r := AnalyseCode(c.DeployedBytecode)
+		r := bytecode.AnalyseCode(c.DeployedBytecode)
 		for _, m := range c.ABI.Methods {
-			var s Selector
+			var s bytecode.Selector
 			copy(s[:], m.ID)
 			if !r.HasSelector(s) {
 				t.Errorf("%s: %s (%s) not found", name, m.Sig, s)

@@ -1,6 +1,8 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"context"
 	"errors"
 	"math/big"
@@ -43,7 +45,7 @@ func failing(t *testing.T, status int, delay time.Duration) (*httptest.Server, *
 func TestClientBatchIsOneHTTPRequest(t *testing.T) {
 	tc := newTestChain(t)
 	var hooks atomic.Int64
-	c := NewClient("sim", []string{tc.url}, ClientOptions{Upstream: func(chain, method string) {
+	c := node.NewClient("sim", []string{tc.url}, node.ClientOptions{Upstream: func(chain, method string) {
 		if chain != "sim" || method != "batch" {
 			t.Errorf("hook got (%q, %q), want (sim, batch)", chain, method)
 		}
@@ -53,9 +55,9 @@ func TestClientBatchIsOneHTTPRequest(t *testing.T) {
 	var bal hexutil.Big
 	var code hexutil.Bytes
 	elems := []rpc.BatchElem{
-		BlockNumberElem(&bn),
-		BalanceElem(tc.from, &bal),
-		CodeElem(common.HexToAddress("0x1234"), &code),
+		node.BlockNumberElem(&bn),
+		node.BalanceElem(tc.from, &bal),
+		node.CodeElem(common.HexToAddress("0x1234"), &code),
 		{Method: "eth_noSuchMethod", Result: new(any)},
 	}
 	if err := c.Batch(context.Background(), elems); err != nil {
@@ -79,7 +81,7 @@ func TestClientBatchIsOneHTTPRequest(t *testing.T) {
 	if len(code) != 0 {
 		t.Errorf("code at empty account = %x, want none", code)
 	}
-	var re *RPCError
+	var re *node.RPCError
 	if !errors.As(elems[3].Error, &re) || re.Code != -32601 {
 		t.Errorf("unknown method error = %v, want an RPCError -32601", elems[3].Error)
 	}
@@ -87,7 +89,7 @@ func TestClientBatchIsOneHTTPRequest(t *testing.T) {
 
 func TestClientTypedHelpers(t *testing.T) {
 	tc := newTestChain(t)
-	c := NewClient("sim", []string{tc.url}, ClientOptions{})
+	c := node.NewClient("sim", []string{tc.url}, node.ClientOptions{})
 	ctx := context.Background()
 	bal, err := c.BalanceAt(ctx, tc.from)
 	if err != nil || bal.Sign() <= 0 {
@@ -103,7 +105,7 @@ func TestClientTypedHelpers(t *testing.T) {
 	// A contract injected by state override: PUSH1 0x2a PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN.
 	at := common.HexToAddress("0xc0de")
 	code := hexutil.MustDecode("0x602a60005260206000f3")
-	out, err := c.CallContract(ctx, CallMsg{To: at}, StateOverride{at: {Code: code}})
+	out, err := c.CallContract(ctx, node.CallMsg{To: at}, node.StateOverride{at: {Code: code}})
 	if err != nil {
 		t.Fatalf("CallContract: %v", err)
 	}
@@ -112,8 +114,8 @@ func TestClientTypedHelpers(t *testing.T) {
 	}
 	// A reverting override: PUSH1 0 PUSH1 0 REVERT with data 0x2a.
 	rev := hexutil.MustDecode("0x602a60005260206000fd")
-	_, err = c.CallContract(ctx, CallMsg{To: at}, StateOverride{at: {Code: rev}})
-	data, ok := RevertData(err)
+	_, err = c.CallContract(ctx, node.CallMsg{To: at}, node.StateOverride{at: {Code: rev}})
+	data, ok := node.RevertData(err)
 	if !ok || len(data) != 32 || data[31] != 42 {
 		t.Errorf("revert data = %x (%v), err %v; want 32 bytes ending 2a", data, ok, err)
 	}
@@ -135,7 +137,7 @@ func TestClientFailover(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			bad, n := failing(t, tt.status, tt.delay)
-			c := NewClient("sim", []string{bad.URL, tc.url}, ClientOptions{AttemptTimeout: 300 * time.Millisecond})
+			c := node.NewClient("sim", []string{bad.URL, tc.url}, node.ClientOptions{AttemptTimeout: 300 * time.Millisecond})
 			start := time.Now()
 			bn, err := c.BlockNumber(context.Background())
 			if err != nil {
@@ -171,9 +173,9 @@ func TestClientRetriesThenGivesUp(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a, na := failing(t, tt.status, 0)
 			b, nb := failing(t, tt.status, 0)
-			c := NewClient("sim", []string{a.URL + "/?apikey=SECRET", b.URL}, ClientOptions{Retries: tt.retries, Backoff: time.Millisecond})
+			c := node.NewClient("sim", []string{a.URL + "/?apikey=SECRET", b.URL}, node.ClientOptions{Retries: tt.retries, Backoff: time.Millisecond})
 			_, err := c.BlockNumber(context.Background())
-			var te *TransportError
+			var te *node.TransportError
 			if !errors.As(err, &te) {
 				t.Fatalf("err = %v, want a TransportError", err)
 			}
@@ -193,11 +195,11 @@ func TestClientRetriesThenGivesUp(t *testing.T) {
 
 func TestClientDeadlineIsTimeout(t *testing.T) {
 	bad, _ := failing(t, http.StatusOK, 5*time.Second)
-	c := NewClient("sim", []string{bad.URL}, ClientOptions{})
+	c := node.NewClient("sim", []string{bad.URL}, node.ClientOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	_, err := c.BlockNumber(ctx)
-	var te *TransportError
+	var te *node.TransportError
 	if !errors.As(err, &te) || !te.Timeout {
 		t.Fatalf("err = %v, want a timeout TransportError", err)
 	}
@@ -221,7 +223,7 @@ func TestClientConcurrencyCap(t *testing.T) {
 		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":` + idOf(r) + `,"result":"0x10"}`))
 	}))
 	defer srv.Close()
-	c := NewClient("sim", []string{srv.URL}, ClientOptions{MaxConcurrent: 2})
+	c := node.NewClient("sim", []string{srv.URL}, node.ClientOptions{MaxConcurrent: 2})
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Add(1)
@@ -255,11 +257,11 @@ func TestClientSplitsRefusedBatches(t *testing.T) {
 	}
 	defer p.Close()
 	p.Set(chaos.Fault{Cap: 3, CapStyle: chaos.CapRefuse})
-	c := NewClient("sim", []string{p.URL()}, ClientOptions{MaxConcurrent: 1})
+	c := node.NewClient("sim", []string{p.URL()}, node.ClientOptions{MaxConcurrent: 1})
 	bals := make([]hexutil.Big, 10)
 	elems := make([]rpc.BatchElem, len(bals))
 	for i := range elems {
-		elems[i] = BalanceElem(tc.from, &bals[i])
+		elems[i] = node.BalanceElem(tc.from, &bals[i])
 	}
 	if err := c.Batch(context.Background(), elems); err != nil {
 		t.Fatalf("Batch: %v", err)
@@ -287,9 +289,9 @@ func TestClientSplitsRefusedBatches(t *testing.T) {
 }
 
 func TestClientErrorsNameNoHost(t *testing.T) {
-	c := NewClient("sim", []string{"http://127.0.0.1:1/?apikey=SECRET", "http://no-such-host.invalid:8545/KEY"}, ClientOptions{Retries: -1})
+	c := node.NewClient("sim", []string{"http://127.0.0.1:1/?apikey=SECRET", "http://no-such-host.invalid:8545/KEY"}, node.ClientOptions{Retries: -1})
 	_, err := c.BlockNumber(context.Background())
-	var te *TransportError
+	var te *node.TransportError
 	if !errors.As(err, &te) {
 		t.Fatalf("err = %v, want a TransportError", err)
 	}

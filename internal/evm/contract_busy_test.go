@@ -1,6 +1,10 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
+
 	"context"
 	"math/big"
 	"testing"
@@ -58,7 +62,7 @@ func sendAs(t *testing.T, dn *devnet.Devnet, from common.Address, to *common.Add
 }
 
 func calldata(sig string, words ...[]byte) []byte {
-	out := SelectorOf(sig).bytes()
+	out := bytecode.SelectorOf(sig).Bytes()
 	for _, w := range words {
 		out = append(out, common.LeftPadBytes(w, 32)...)
 	}
@@ -80,7 +84,7 @@ func TestProbesIgnoreBusyButHarmlessOwnerFunctions(t *testing.T) {
 	if z.owner == nil || *z.owner != deployer {
 		t.Fatalf("owner = %v, want the deployer", z.owner)
 	}
-	elems, decode, err := ProbeCalls(ProbeRequest{Token: token, Pool: pool, Code: z.code, Owner: z.owner, Stored: z.stored,
+	elems, decode, err := probe.ProbeCalls(probe.ProbeRequest{Token: token, Pool: pool, Code: z.code, Owner: z.owner, Stored: z.stored,
 		Creator: &deployer, Donors: []common.Address{deployer}, Exclude: []common.Address{weth}, Wrapped: weth, FeeBps: 30})
 	if err != nil {
 		t.Fatal(err)
@@ -88,24 +92,24 @@ func TestProbesIgnoreBusyButHarmlessOwnerFunctions(t *testing.T) {
 	if err := c.Batch(context.Background(), elems); err != nil {
 		t.Fatal(err)
 	}
-	probe, err := decode()
+	pf, err := decode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cp := range probe.Capabilities {
+	for _, cp := range pf.Capabilities {
 		t.Logf("%s proven=%s %s", cp.Name, fmtPtr(cp.Proven), cp.Evidence)
 		if cp.Proven != nil && *cp.Proven {
 			t.Errorf("capability %s proven by %s; the token has no such power", cp.Name, cp.Evidence)
 		}
 	}
-	if !probe.Funded {
+	if !pf.Funded {
 		t.Error("probe wallet not funded")
 	}
 	sim := simulateZoo(t, "", devnet.ManifestToken{Address: token.Hex(), Pair: pool.Hex()})
 	t.Logf("simulation: %s", simString(sim))
 	checkRange(t, "sell_tax", sim.SellTax, &[2]float64{2.5, 3.5})
 	checkRange(t, "buy_tax", sim.BuyTax, &[2]float64{0, 0.5})
-	cf := &analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true, Owner: deployer.Hex(), Code: codeFactsOf(z.code), Probe: probe, Simulation: sim}
+	cf := &analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true, Owner: deployer.Hex(), Code: codeFactsOf(z.code), Probe: pf, Simulation: sim}
 	sec, _, _ := analysis.AnalyseEVMContract(cf)
 	for _, f := range sec.Flags {
 		if f.Severity == risk.High || f.Severity == risk.Critical {
@@ -126,7 +130,7 @@ func TestProbesCatchADelegatedHook(t *testing.T) {
 	if !z.code.StorageTargetDelegatecall {
 		t.Error("StorageTargetDelegatecall = false, want the stored delegate target seen in the code")
 	}
-	elems, decode, err := ProbeCalls(ProbeRequest{Token: token, Code: z.code, Owner: z.owner, Stored: z.stored,
+	elems, decode, err := probe.ProbeCalls(probe.ProbeRequest{Token: token, Code: z.code, Owner: z.owner, Stored: z.stored,
 		Creator: &deployer, Donors: []common.Address{deployer}})
 	if err != nil {
 		t.Fatal(err)
@@ -134,22 +138,22 @@ func TestProbesCatchADelegatedHook(t *testing.T) {
 	if err := c.Batch(context.Background(), elems); err != nil {
 		t.Fatal(err)
 	}
-	probe, err := decode()
+	pf, err := decode()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var proven []string
-	for _, cp := range probe.Capabilities {
+	for _, cp := range pf.Capabilities {
 		t.Logf("%s proven=%s %s", cp.Name, fmtPtr(cp.Proven), cp.Evidence)
 		if cp.Proven != nil && *cp.Proven {
 			proven = append(proven, cp.Name)
 		}
 	}
-	if len(proven) != 1 || proven[0] != CapExternalTarget {
-		t.Errorf("proven = %v, want [%s] only", proven, CapExternalTarget)
+	if len(proven) != 1 || proven[0] != bytecode.CapExternalTarget {
+		t.Errorf("proven = %v, want [%s] only", proven, bytecode.CapExternalTarget)
 	}
 	sec, _, _ := analysis.AnalyseEVMContract(&analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true,
-		Owner: deployer.Hex(), Code: codeFactsOf(z.code), Probe: probe})
+		Owner: deployer.Hex(), Code: codeFactsOf(z.code), Probe: pf})
 	if !analysisHas(sec.Flags, risk.ExternalCall) {
 		t.Errorf("EXTERNAL_CALL missing")
 	}
@@ -167,20 +171,20 @@ func analysisHas(flags []risk.Flag, code string) bool {
 // deployWithPool deploys a testdata token whose constructor takes
 // (factory, weth) and creates its pair (read back with pair()), then seeds
 // the pair with half the deployer's tokens and 10 WETH.
-func deployWithPool(t *testing.T, dn *devnet.Devnet, c *Client, bin string) (token, pool common.Address) {
+func deployWithPool(t *testing.T, dn *devnet.Devnet, c *node.Client, bin string) (token, pool common.Address) {
 	t.Helper()
 	m := dn.Manifest()
 	deployer := common.HexToAddress(m.Deployer)
 	weth, factory := common.HexToAddress(m.WETH), common.HexToAddress(m.Factory)
 	code := append(readHex(t, bin), append(common.LeftPadBytes(factory.Bytes(), 32), common.LeftPadBytes(weth.Bytes(), 32)...)...)
 	token = sendAs(t, dn, deployer, nil, nil, code).ContractAddress
-	out, err := c.CallContract(context.Background(), CallMsg{To: token, Data: SelectorOf("pair()").bytes()}, nil)
+	out, err := c.CallContract(context.Background(), node.CallMsg{To: token, Data: bytecode.SelectorOf("pair()").Bytes()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pool = common.BytesToAddress(out)
 	ten := new(big.Int).Mul(big.NewInt(10), big.NewInt(1e18))
-	sendAs(t, dn, deployer, &weth, ten, SelectorOf("deposit()").bytes())
+	sendAs(t, dn, deployer, &weth, ten, bytecode.SelectorOf("deposit()").Bytes())
 	sendAs(t, dn, deployer, &weth, nil, calldata("transfer(address,uint256)", pool.Bytes(), ten.Bytes()))
 	half := new(big.Int).Div(new(big.Int).Exp(big.NewInt(10), big.NewInt(27), nil), big.NewInt(2))
 	sendAs(t, dn, deployer, &token, nil, calldata("transfer(address,uint256)", pool.Bytes(), half.Bytes()))
@@ -221,31 +225,31 @@ func TestProbesTellAPublicPowerFromAHiddenOwner(t *testing.T) {
 	dn, c := startContractNet(t)
 	deployer := common.HexToAddress(dn.Manifest().Deployer)
 	token, pool := deployWithPool(t, dn, c, "FaucetToken.bin")
-	sendAs(t, dn, deployer, &token, nil, SelectorOf("renounce()").bytes())
+	sendAs(t, dn, deployer, &token, nil, bytecode.SelectorOf("renounce()").Bytes())
 	z := collectZooContract(t, c, devnet.ManifestToken{Address: token.Hex(), Pair: pool.Hex()})
 	if z.owner != nil || len(z.stored) == 0 {
 		t.Fatalf("owner = %v, stored = %v; want renounced with the treasury stored", z.owner, z.stored)
 	}
-	elems, decode, err := ProbeCalls(ProbeRequest{Token: token, Pool: pool, Code: z.code, Stored: z.stored, Donors: []common.Address{deployer}})
+	elems, decode, err := probe.ProbeCalls(probe.ProbeRequest{Token: token, Pool: pool, Code: z.code, Stored: z.stored, Donors: []common.Address{deployer}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Batch(context.Background(), elems); err != nil {
 		t.Fatal(err)
 	}
-	probe, err := decode()
+	pf, err := decode()
 	if err != nil {
 		t.Fatal(err)
 	}
 	public := false
-	for _, cp := range probe.Capabilities {
+	for _, cp := range pf.Capabilities {
 		t.Logf("%s proven=%s role=%s %s", cp.Name, fmtPtr(cp.Proven), cp.Role, cp.Evidence)
-		public = public || (cp.Name == CapMint && cp.Role == RoleAnyone)
+		public = public || (cp.Name == bytecode.CapMint && cp.Role == probe.RoleAnyone)
 	}
 	if !public {
 		t.Error("mint not proven from the control caller")
 	}
-	sec, _, _ := analysis.AnalyseEVMContract(&analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true, Code: codeFactsOf(z.code), Probe: probe})
+	sec, _, _ := analysis.AnalyseEVMContract(&analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true, Code: codeFactsOf(z.code), Probe: pf})
 	if analysisHas(sec.Flags, risk.HiddenOwner) || !analysisHas(sec.Flags, risk.OwnerCanMint) {
 		t.Errorf("flags = %+v, want OWNER_CAN_MINT and no HIDDEN_OWNER", sec.Flags)
 	}

@@ -1,6 +1,13 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
+	"github.com/tokenrisk/tokenrisk/internal/evm/proxy"
+	"github.com/tokenrisk/tokenrisk/internal/evm/simulation"
+
 	"context"
 	"math/big"
 	"slices"
@@ -25,7 +32,7 @@ var contractNet = struct {
 	err  error
 }{}
 
-func startContractNet(t *testing.T) (*devnet.Devnet, *Client) {
+func startContractNet(t *testing.T) (*devnet.Devnet, *node.Client) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("devnet tests are not short")
@@ -36,7 +43,7 @@ func startContractNet(t *testing.T) (*devnet.Devnet, *Client) {
 	if contractNet.err != nil {
 		t.Fatalf("devnet: %v", contractNet.err)
 	}
-	return contractNet.dn, NewClient("devnet", []string{contractNet.dn.RPCURL()}, ClientOptions{})
+	return contractNet.dn, node.NewClient("devnet", []string{contractNet.dn.RPCURL()}, node.ClientOptions{})
 }
 
 func zooToken(t *testing.T, dn *devnet.Devnet, kind string) devnet.ManifestToken {
@@ -50,7 +57,7 @@ func zooToken(t *testing.T, dn *devnet.Devnet, kind string) devnet.ManifestToken
 
 // poolState reads a V2 pair's quote (weth) reserve, its other reserve and
 // the latest block time.
-func poolState(t *testing.T, c *Client, pair, weth common.Address) (*big.Int, *big.Int, uint64) {
+func poolState(t *testing.T, c *node.Client, pair, weth common.Address) (*big.Int, *big.Int, uint64) {
 	t.Helper()
 	ctx := context.Background()
 	var t0, res hexutil.Bytes
@@ -58,8 +65,8 @@ func poolState(t *testing.T, c *Client, pair, weth common.Address) (*big.Int, *b
 		Time hexutil.Uint64 `json:"timestamp"`
 	}
 	elems := []rpc.BatchElem{
-		CallElem(CallMsg{To: pair, Data: SelectorOf("token0()").bytes()}, nil, &t0),
-		CallElem(CallMsg{To: pair, Data: SelectorOf("getReserves()").bytes()}, nil, &res),
+		node.CallElem(node.CallMsg{To: pair, Data: bytecode.SelectorOf("token0()").Bytes()}, nil, &t0),
+		node.CallElem(node.CallMsg{To: pair, Data: bytecode.SelectorOf("getReserves()").Bytes()}, nil, &res),
 		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
 	}
 	if err := c.Batch(ctx, elems); err != nil {
@@ -84,7 +91,7 @@ func simulateZoo(t *testing.T, kind string, given ...devnet.ManifestToken) *anal
 
 // simulateZooWith runs the simulation of a zoo (or given) token against
 // its pair; edit, when set, changes the request first.
-func simulateZooWith(t *testing.T, kind string, edit func(*SimulationRequest), given ...devnet.ManifestToken) *analysis.EVMSimulation {
+func simulateZooWith(t *testing.T, kind string, edit func(*simulation.SimulationRequest), given ...devnet.ManifestToken) *analysis.EVMSimulation {
 	t.Helper()
 	dn, c := startContractNet(t)
 	var tok devnet.ManifestToken
@@ -96,14 +103,14 @@ func simulateZooWith(t *testing.T, kind string, edit func(*SimulationRequest), g
 	weth := common.HexToAddress(dn.Manifest().WETH)
 	pair := common.HexToAddress(tok.Pair)
 	reserve, tokenReserve, now := poolState(t, c, pair, weth)
-	req := SimulationRequest{
+	req := simulation.SimulationRequest{
 		Token: common.HexToAddress(tok.Address), Pool: pair, PoolKind: "v2", Quote: weth, Wrapped: weth,
-		FeeBps: 30, QuoteReserve: reserve, TokenReserve: tokenReserve, BlockTime: now, DelayedSell: DefaultDelayedSell,
+		FeeBps: 30, QuoteReserve: reserve, TokenReserve: tokenReserve, BlockTime: now, DelayedSell: simulation.DefaultDelayedSell,
 	}
 	if edit != nil {
 		edit(&req)
 	}
-	elems, decode, err := SimulationCall(req)
+	elems, decode, err := simulation.SimulationCall(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,23 +186,23 @@ func checkRange(t *testing.T, name string, got *float64, want *[2]float64) {
 type zooContract struct {
 	token  common.Address
 	pool   common.Address
-	code   CodeReport
-	proxy  *ProxyInfo
+	code   bytecode.CodeReport
+	proxy  *proxy.ProxyInfo
 	owner  *common.Address
 	stored []common.Address
 }
 
-func collectZooContract(t *testing.T, c *Client, tok devnet.ManifestToken) zooContract {
+func collectZooContract(t *testing.T, c *node.Client, tok devnet.ManifestToken) zooContract {
 	t.Helper()
 	ctx := context.Background()
 	z := zooContract{token: common.HexToAddress(tok.Address), pool: common.HexToAddress(tok.Pair)}
 	var code, owner hexutil.Bytes
 	elems := []rpc.BatchElem{
-		CodeElem(z.token, &code),
-		CallElem(CallMsg{To: z.token, Data: SelOwner.bytes(), Gas: 100_000}, nil, &owner),
+		node.CodeElem(z.token, &code),
+		node.CallElem(node.CallMsg{To: z.token, Data: bytecode.SelOwner.Bytes(), Gas: 100_000}, nil, &owner),
 	}
-	slotElems, slots := ProxySlotCalls(z.token)
-	storeElems, stored := StorageCandidateCalls(z.token)
+	slotElems, slots := proxy.ProxySlotCalls(z.token)
+	storeElems, stored := probe.StorageCandidateCalls(z.token)
 	elems = append(append(elems, slotElems...), storeElems...)
 	if err := c.Batch(ctx, elems); err != nil {
 		t.Fatal(err)
@@ -203,9 +210,9 @@ func collectZooContract(t *testing.T, c *Client, tok devnet.ManifestToken) zooCo
 	if elems[0].Error != nil {
 		t.Fatal(elems[0].Error)
 	}
-	z.code = AnalyseCode(code)
+	z.code = bytecode.AnalyseCode(code)
 	if elems[1].Error == nil && len(owner) >= 32 {
-		if o := common.BytesToAddress(owner[:32]); !isBurn(o) {
+		if o := common.BytesToAddress(owner[:32]); !holder.IsBurn(o) {
 			z.owner = &o
 		}
 	}
@@ -214,8 +221,8 @@ func collectZooContract(t *testing.T, c *Client, tok devnet.ManifestToken) zooCo
 		t.Fatal(err)
 	}
 	z.stored = stored()
-	if z.proxy = DetectProxy(z.code, ps); z.proxy != nil {
-		more, decode := ProxyDetailCalls(z.proxy)
+	if z.proxy = proxy.DetectProxy(z.code, ps); z.proxy != nil {
+		more, decode := proxy.ProxyDetailCalls(z.proxy)
 		if err := c.Batch(ctx, more); err != nil {
 			t.Fatal(err)
 		}
@@ -223,7 +230,7 @@ func collectZooContract(t *testing.T, c *Client, tok devnet.ManifestToken) zooCo
 		if err != nil {
 			t.Fatal(err)
 		}
-		z.code = AnalyseCode(impl)
+		z.code = bytecode.AnalyseCode(impl)
 	}
 	return z
 }
@@ -234,7 +241,7 @@ func probeZoo(t *testing.T, kind string) (*analysis.EVMProbeFacts, zooContract) 
 	tok := zooToken(t, dn, kind)
 	z := collectZooContract(t, c, tok)
 	creator := common.HexToAddress(tok.Creator)
-	elems, decode, err := ProbeCalls(ProbeRequest{
+	elems, decode, err := probe.ProbeCalls(probe.ProbeRequest{
 		Token: z.token, Pool: z.pool, Code: z.code, Owner: z.owner, Stored: z.stored, Creator: &creator,
 		Donors: []common.Address{creator}, Exclude: []common.Address{common.HexToAddress(dn.Manifest().WETH)},
 		Wrapped: common.HexToAddress(dn.Manifest().WETH), FeeBps: 30,
@@ -263,18 +270,18 @@ func TestProbesOnDevnetZoo(t *testing.T) {
 		notProven  []string
 		fromHidden bool
 	}{
-		{kind: "clean", notProven: []string{CapMint, CapBlacklist, CapPause, CapFeeChange, CapBalanceChange, CapLimitTx}},
-		{kind: "clean_owned", notProven: []string{CapMint, CapBlacklist, CapPause, CapFeeChange, CapBalanceChange, CapLimitTx}},
-		{kind: "mintable", want: []string{CapMint}},
-		{kind: "hidden_mint", want: []string{CapMint}},
-		{kind: "blacklist", want: []string{CapBlacklist}},
-		{kind: "pausable", want: []string{CapPause}},
-		{kind: "max_tx", want: []string{CapLimitTx}},
-		{kind: "fee_modifiable", want: []string{CapFeeChange}},
-		{kind: "balance_modifiable", want: []string{CapBalanceChange}},
-		{kind: "external_call", want: []string{CapExternalTarget}},
-		{kind: "trading_disabled", want: []string{CapTradingSwitch}},
-		{kind: "hidden_owner", want: []string{CapOwnershipReclaim, CapFeeChange}, fromHidden: true},
+		{kind: "clean", notProven: []string{bytecode.CapMint, bytecode.CapBlacklist, bytecode.CapPause, bytecode.CapFeeChange, bytecode.CapBalanceChange, bytecode.CapLimitTx}},
+		{kind: "clean_owned", notProven: []string{bytecode.CapMint, bytecode.CapBlacklist, bytecode.CapPause, bytecode.CapFeeChange, bytecode.CapBalanceChange, bytecode.CapLimitTx}},
+		{kind: "mintable", want: []string{bytecode.CapMint}},
+		{kind: "hidden_mint", want: []string{bytecode.CapMint}},
+		{kind: "blacklist", want: []string{bytecode.CapBlacklist}},
+		{kind: "pausable", want: []string{bytecode.CapPause}},
+		{kind: "max_tx", want: []string{bytecode.CapLimitTx}},
+		{kind: "fee_modifiable", want: []string{bytecode.CapFeeChange}},
+		{kind: "balance_modifiable", want: []string{bytecode.CapBalanceChange}},
+		{kind: "external_call", want: []string{bytecode.CapExternalTarget}},
+		{kind: "trading_disabled", want: []string{bytecode.CapTradingSwitch}},
+		{kind: "hidden_owner", want: []string{bytecode.CapOwnershipReclaim, bytecode.CapFeeChange}, fromHidden: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
@@ -321,13 +328,13 @@ func TestProxyAndOpcodesOnDevnetZoo(t *testing.T) {
 		if z.proxy == nil {
 			t.Fatal("proxy not detected")
 		}
-		if z.proxy.Kind != ProxyEIP1967 {
-			t.Errorf("kind = %s, want %s", z.proxy.Kind, ProxyEIP1967)
+		if z.proxy.Kind != proxy.ProxyEIP1967 {
+			t.Errorf("kind = %s, want %s", z.proxy.Kind, proxy.ProxyEIP1967)
 		}
 		if want := common.HexToAddress(tok.Implementation); z.proxy.Implementation != want {
 			t.Errorf("implementation = %s, want %s", z.proxy.Implementation.Hex(), want.Hex())
 		}
-		if z.proxy.Admin == nil || isBurn(*z.proxy.Admin) {
+		if z.proxy.Admin == nil || holder.IsBurn(*z.proxy.Admin) {
 			t.Fatalf("admin = %v, want the admin EOA", z.proxy.Admin)
 		}
 		if z.proxy.AdminIsContract == nil || *z.proxy.AdminIsContract {
@@ -336,7 +343,7 @@ func TestProxyAndOpcodesOnDevnetZoo(t *testing.T) {
 		if !z.proxy.Upgradeable(false) {
 			t.Error("Upgradeable = false, want true")
 		}
-		if !z.code.HasSelector(SelTransfer) {
+		if !z.code.HasSelector(bytecode.SelTransfer) {
 			t.Error("the implementation's code was not analysed in the proxy's place")
 		}
 	})
@@ -411,7 +418,7 @@ func TestContractVerdictsOnDevnetZoo(t *testing.T) {
 				z.pool = common.Address{}
 			}
 			creator := common.HexToAddress(tok.Creator)
-			elems, decode, err := ProbeCalls(ProbeRequest{Token: z.token, Pool: z.pool, Code: z.code, Owner: z.owner,
+			elems, decode, err := probe.ProbeCalls(probe.ProbeRequest{Token: z.token, Pool: z.pool, Code: z.code, Owner: z.owner,
 				Stored: z.stored, Creator: &creator, Donors: []common.Address{creator}, Exclude: []common.Address{weth},
 				Wrapped: weth, FeeBps: 30})
 			if err != nil {
@@ -422,11 +429,11 @@ func TestContractVerdictsOnDevnetZoo(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			probe, err := decode()
+			pf, err := decode()
 			if err != nil {
 				t.Fatal(err)
 			}
-			cf := &analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true, Code: codeFactsOf(z.code), Probe: probe, Simulation: sim}
+			cf := &analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true, Code: codeFactsOf(z.code), Probe: pf, Simulation: sim}
 			if z.owner != nil {
 				cf.Owner = z.owner.Hex()
 			}
@@ -492,9 +499,9 @@ func TestSimulationFundsAStableQuote(t *testing.T) {
 	m := dn.Manifest()
 	weth, usdc, pair := common.HexToAddress(m.WETH), common.HexToAddress(m.USDC), common.HexToAddress(m.USDCPair)
 	usdcReserve, wethReserve, now := poolState(t, c, pair, usdc)
-	elems, decode, err := SimulationCall(SimulationRequest{
+	elems, decode, err := simulation.SimulationCall(simulation.SimulationRequest{
 		Token: weth, Pool: pair, PoolKind: "v2", Quote: usdc, Wrapped: weth, FundPool: pair,
-		FeeBps: 30, QuoteReserve: usdcReserve, TokenReserve: wethReserve, BlockTime: now, DelayedSell: DefaultDelayedSell,
+		FeeBps: 30, QuoteReserve: usdcReserve, TokenReserve: wethReserve, BlockTime: now, DelayedSell: simulation.DefaultDelayedSell,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -512,7 +519,7 @@ func TestSimulationFundsAStableQuote(t *testing.T) {
 	}
 	checkRange(t, "buy_tax", sim.BuyTax, &[2]float64{0, 1})
 	checkRange(t, "sell_tax", sim.SellTax, &[2]float64{0, 1})
-	if want := new(big.Int).Div(new(big.Int).Mul(usdcReserve, big.NewInt(DefaultBuyBps)), big.NewInt(10_000)).String(); sim.QuoteIn != want {
+	if want := new(big.Int).Div(new(big.Int).Mul(usdcReserve, big.NewInt(simulation.DefaultBuyBps)), big.NewInt(10_000)).String(); sim.QuoteIn != want {
 		t.Errorf("quote_in = %s, want %s (0.3%% of the USDC reserve)", sim.QuoteIn, want)
 	}
 }
@@ -544,8 +551,8 @@ func TestSimulationNoFalseHoneypots(t *testing.T) {
 func TestSimulationSeparatesSelfDump(t *testing.T) {
 	for _, path := range []struct {
 		name string
-		edit func(*SimulationRequest)
-	}{{PathWallet, nil}, {PathContract, contractOnly}} {
+		edit func(*simulation.SimulationRequest)
+	}{{simulation.PathWallet, nil}, {simulation.PathContract, contractOnly}} {
 		t.Run(path.name, func(t *testing.T) {
 			sim := simulateZooWith(t, "swap_back", path.edit)
 			t.Logf("%s", simString(sim))
@@ -583,8 +590,8 @@ func TestSimulationFindsTheTradeSize(t *testing.T) {
 	supply := new(big.Int).Mul(big.NewInt(1_000_000_000), big.NewInt(1e18))
 	for _, path := range []struct {
 		name string
-		edit func(*SimulationRequest)
-	}{{PathWallet, nil}, {PathContract, contractOnly}} {
+		edit func(*simulation.SimulationRequest)
+	}{{simulation.PathWallet, nil}, {simulation.PathContract, contractOnly}} {
 		t.Run(path.name, func(t *testing.T) {
 			sim := simulateZooWith(t, "", path.edit, tok)
 			sim.SetSupply(supply)

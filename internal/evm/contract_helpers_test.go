@@ -1,13 +1,13 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/revert"
+
 	"encoding/json"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-
-	"github.com/tokenrisk/tokenrisk/internal/analysis"
 )
 
 func fmtPtr[T any](p *T) string {
@@ -23,14 +23,7 @@ func simString(v any) string {
 }
 
 func abiPack(typ string, v any) ([]byte, error) {
-	return abi.Arguments{{Type: mustType(typ)}}.Pack(v)
-}
-
-// newSimulationFor runs fillSimulation on a fresh result.
-func newSimulationFor(r *simResult) *analysis.EVMSimulation {
-	res := &analysis.EVMSimulation{}
-	fillSimulation(res, r, true)
-	return res
+	return abi.Arguments{{Type: revert.MustType(typ)}}.Pack(v)
 }
 
 // hexBytes decodes a 0x-prefixed JSON string into a byte slice.

@@ -1,6 +1,9 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
+
 	"context"
 	"math/big"
 	"strings"
@@ -28,8 +31,8 @@ func probePowerToken(t *testing.T, bin string) (*analysis.EVMProbeFacts, []risk.
 	if err != nil {
 		t.Fatal(err)
 	}
-	report := AnalyseCode(code)
-	elems, decode, err := ProbeCalls(ProbeRequest{Token: token, Pool: pool, Code: report, Owner: &deployer,
+	report := bytecode.AnalyseCode(code)
+	elems, decode, err := probe.ProbeCalls(probe.ProbeRequest{Token: token, Pool: pool, Code: report, Owner: &deployer,
 		Creator: &deployer, Donors: []common.Address{deployer}, Holders: []common.Address{deployer, holder},
 		Exclude: []common.Address{weth}, Wrapped: weth, FeeBps: 30, Stock: new(big.Int).Exp(big.NewInt(10), big.NewInt(24), nil)})
 	if err != nil {
@@ -38,19 +41,19 @@ func probePowerToken(t *testing.T, bin string) (*analysis.EVMProbeFacts, []risk.
 	if err := c.Batch(context.Background(), elems); err != nil {
 		t.Fatal(err)
 	}
-	probe, err := decode()
+	pf, err := decode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cp := range probe.Capabilities {
+	for _, cp := range pf.Capabilities {
 		t.Logf("%s proven=%s ceiling=%s %s", cp.Name, fmtPtr(cp.Proven), fmtPtr(cp.Ceiling), cp.Evidence)
 	}
 	sec, _, _ := analysis.AnalyseEVMContract(&analysis.EVMContractFacts{OwnerKnown: true, OwnerGetter: true,
-		Owner: deployer.Hex(), Code: codeFactsOf(report), Probe: probe})
+		Owner: deployer.Hex(), Code: codeFactsOf(report), Probe: pf})
 	for _, f := range sec.Flags {
 		t.Logf("flag %s (%s, %s) value=%s: %s", f.Code, f.Severity, f.Evidence, fmtPtr(f.Value), f.Detail)
 	}
-	return probe, sec.Flags
+	return pf, sec.Flags
 }
 
 func flagOf(flags []risk.Flag, code string) *risk.Flag {
@@ -77,7 +80,7 @@ func TestProbesProveUnnamedBalancePowers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.bin, func(t *testing.T) {
-			probe, flags := probePowerToken(t, tt.bin)
+			pf, flags := probePowerToken(t, tt.bin)
 			f := flagOf(flags, tt.flag)
 			if f == nil {
 				t.Fatalf("no %s flag", tt.flag)
@@ -85,8 +88,8 @@ func TestProbesProveUnnamedBalancePowers(t *testing.T) {
 			if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, tt.fn) {
 				t.Errorf("%s evidence %q from %q, want a probe of %s", tt.flag, f.Evidence, f.Source, tt.fn)
 			}
-			if probe.Functions == 0 || probe.Unprobed != 0 {
-				t.Errorf("functions probed %d, unprobed %d", probe.Functions, probe.Unprobed)
+			if pf.Functions == 0 || pf.Unprobed != 0 {
+				t.Errorf("functions probed %d, unprobed %d", pf.Functions, pf.Unprobed)
 			}
 		})
 	}
@@ -125,8 +128,8 @@ func TestPricedSaleIsASeizure(t *testing.T) {
 	if f == nil {
 		t.Fatal("no OWNER_CAN_SEIZE flag for an owner-priced sale")
 	}
-	if f.Evidence != risk.EvidenceCode || !strings.Contains(f.Source, SelectorOf("setPrices(uint256,uint256)").String()) ||
-		!strings.Contains(f.Source, SelectorOf("sell(uint256)").String()) {
+	if f.Evidence != risk.EvidenceCode || !strings.Contains(f.Source, bytecode.SelectorOf("setPrices(uint256,uint256)").String()) ||
+		!strings.Contains(f.Source, bytecode.SelectorOf("sell(uint256)").String()) {
 		t.Errorf("seizure evidence %q from %q, want code naming the sale and its price setter", f.Evidence, f.Source)
 	}
 
@@ -134,7 +137,7 @@ func TestPricedSaleIsASeizure(t *testing.T) {
 	// owner sets.
 	_, flags = probePowerToken(t, "PricedStockToken.bin")
 	if f := flagOf(flags, risk.OwnerCanSeize); f == nil || f.Evidence != risk.EvidenceCode ||
-		!strings.Contains(f.Source, SelectorOf("setBuyPrice(uint256)").String()) {
+		!strings.Contains(f.Source, bytecode.SelectorOf("setBuyPrice(uint256)").String()) {
 		t.Errorf("owner-priced sale of the contract's tokens: seizure flag %+v, want code evidence naming the price setter", f)
 	}
 
@@ -150,9 +153,9 @@ func TestPricedSaleIsASeizure(t *testing.T) {
 // did not put it to the test, so the mint its code shows is reported, as
 // code evidence, instead of being dropped as "called, no effect".
 func TestProbesKeepUntestedCodeMint(t *testing.T) {
-	probe, flags := probePowerToken(t, "CappedIssueToken.bin")
-	sel := SelectorOf("issueTokens(uint256)").String()
-	if probe.Exercised[sel] {
+	pf, flags := probePowerToken(t, "CappedIssueToken.bin")
+	sel := bytecode.SelectorOf("issueTokens(uint256)").String()
+	if pf.Exercised[sel] {
 		t.Errorf("issueTokens counted as exercised: only a zero amount went through and the others answered false")
 	}
 	f := flagOf(flags, risk.OwnerCanMint)
@@ -175,8 +178,8 @@ func TestRatedIssueIsAMint(t *testing.T) {
 	if f == nil {
 		t.Fatal("no OWNER_CAN_MINT flag for an issue at an owner-set rate")
 	}
-	if f.Evidence != risk.EvidenceCode || !strings.Contains(f.Source, SelectorOf("buyTokens()").String()) ||
-		!strings.Contains(f.Source, SelectorOf("changeRate(uint256)").String()) {
+	if f.Evidence != risk.EvidenceCode || !strings.Contains(f.Source, bytecode.SelectorOf("buyTokens()").String()) ||
+		!strings.Contains(f.Source, bytecode.SelectorOf("changeRate(uint256)").String()) {
 		t.Errorf("mint evidence %q from %q, want code naming the issue and its rate setter", f.Evidence, f.Source)
 	}
 
@@ -225,7 +228,7 @@ func TestProbesTakeTheContractsTokensADripAtATime(t *testing.T) {
 	if f == nil {
 		t.Fatal("no OWNER_CAN_TAKE_CONTRACT_TOKENS flag for a function handing the owner the contract's tokens one at a time")
 	}
-	if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, SelectorOf("claimReward(bool)").String()) {
+	if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, bytecode.SelectorOf("claimReward(bool)").String()) {
 		t.Errorf("evidence %q from %q, want a probe of claimReward", f.Evidence, f.Source)
 	}
 }

@@ -1,6 +1,9 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/pool"
+
 	"math"
 	"testing"
 
@@ -28,7 +31,7 @@ func TestPoolsValuedFromOnChainPrices(t *testing.T) {
 	tc := newTestChain(t)
 	m := newMarket(t, tc)
 	ch := marketChain(m, tc.url)
-	c := NewClient("sim", ch.RPC, ClientOptions{})
+	c := node.NewClient("sim", ch.RPC, node.ClientOptions{})
 	tests := []struct {
 		name      string
 		token     common.Address
@@ -44,8 +47,8 @@ func TestPoolsValuedFromOnChainPrices(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			plan := newLensPlan(ch, tt.token, nil)
-			el, decode, err := plan.req.Call()
+			plan := pool.NewLensPlan(ch, tt.token, nil)
+			el, decode, err := plan.Req.Call()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +60,7 @@ func TestPoolsValuedFromOnChainPrices(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pools := plan.pools(res)
+			pools := plan.Pools(res)
 			if len(pools) != tt.wantPools {
 				t.Fatalf("pools = %d, want %d", len(pools), tt.wantPools)
 			}

@@ -1,6 +1,8 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"context"
 	"sync"
 
@@ -78,7 +80,7 @@ func (a *Adapter) explore(ctx context.Context, ch chains.Chain, token common.Add
 		case ans.a == nil:
 		case ans.a.err != nil:
 			allNo = false
-			f.warnings = append(f.warnings, "contract: "+ans.name+" did not answer the verification query ("+safeErr(ans.a.err)+")")
+			f.warnings = append(f.warnings, "contract: "+ans.name+" did not answer the verification query ("+node.SafeErr(ans.a.err)+")")
 		case ans.a.v.Verified:
 			t := true
 			f.verified, f.verifiedSource = &t, ans.name
@@ -114,7 +116,7 @@ func (a *Adapter) creatorHistory(ctx context.Context, id int64, addr string) exp
 	switch {
 	case err != nil:
 		f.historyFailed = true
-		f.warnings = append(f.warnings, "deployer: the explorer did not answer the creation query ("+safeErr(err)+")")
+		f.warnings = append(f.warnings, "deployer: the explorer did not answer the creation query ("+node.SafeErr(err)+")")
 		return f
 	case !ok:
 		f.warnings = append(f.warnings, "deployer: the explorer has no creation record for the token")
@@ -124,7 +126,7 @@ func (a *Adapter) creatorHistory(ctx context.Context, id int64, addr string) exp
 	l, err := a.opts.Etherscan.Launches(ctx, id, c.Creator, addr, 200)
 	if err != nil {
 		f.historyFailed = true
-		f.warnings = append(f.warnings, "deployer: the explorer did not list the creator's transactions ("+safeErr(err)+")")
+		f.warnings = append(f.warnings, "deployer: the explorer did not list the creator's transactions ("+node.SafeErr(err)+")")
 		return f
 	}
 	f.launches, f.launchesKnown = l, true

@@ -1,6 +1,9 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"context"
 	"math/big"
 	"testing"
@@ -28,19 +31,19 @@ func TestRebuildHolders(t *testing.T) {
 		name         string
 		maxLogRange  uint64
 		delay        time.Duration
-		budget       HolderBudget
+		budget       holder.HolderBudget
 		wantComplete bool
 		wantSplits   bool
 	}{
-		{"one page", 0, 0, HolderBudget{}, true, false},
-		{"provider refuses ranges over 4 blocks", 4, 0, HolderBudget{}, true, true},
-		{"time budget cuts a slow scan", 0, 60 * time.Millisecond, HolderBudget{Duration: 150 * time.Millisecond, InitialRange: 2, Parallel: 1}, false, false},
+		{"one page", 0, 0, holder.HolderBudget{}, true, false},
+		{"provider refuses ranges over 4 blocks", 4, 0, holder.HolderBudget{}, true, true},
+		{"time budget cuts a slow scan", 0, 60 * time.Millisecond, holder.HolderBudget{Duration: 150 * time.Millisecond, InitialRange: 2, Parallel: 1}, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newRPCProxy(t, tc.url, tt.delay, tt.maxLogRange)
-			c := NewClient("sim", []string{p.URL()}, ClientOptions{})
-			s, err := RebuildHolders(context.Background(), c, m.token, latest, tt.budget)
+			c := node.NewClient("sim", []string{p.URL()}, node.ClientOptions{})
+			s, err := holder.RebuildHolders(context.Background(), c, m.token, latest, tt.budget)
 			if err != nil {
 				t.Fatalf("RebuildHolders: %v", err)
 			}
@@ -87,16 +90,16 @@ func TestTooMuchClassifiesProviderAnswers(t *testing.T) {
 		err  error
 		want bool
 	}{
-		{&RPCError{Code: -32005, Message: "query returned more than 10000 results"}, true},
-		{&RPCError{Code: -32602, Message: "eth_getLogs block range is too large, max 2000"}, true},
-		{&RPCError{Code: -32000, Message: "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range"}, true},
-		{&RPCError{Code: -32000, Message: "exceed maximum block range: 50000"}, true},
-		{&TransportError{Chain: "x", Timeout: true}, true},
-		{&RPCError{Code: -32601, Message: "the method eth_getLogs does not exist/is not available"}, false},
-		{&TransportError{Chain: "x", Err: context.Canceled}, false},
+		{&node.RPCError{Code: -32005, Message: "query returned more than 10000 results"}, true},
+		{&node.RPCError{Code: -32602, Message: "eth_getLogs block range is too large, max 2000"}, true},
+		{&node.RPCError{Code: -32000, Message: "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range"}, true},
+		{&node.RPCError{Code: -32000, Message: "exceed maximum block range: 50000"}, true},
+		{&node.TransportError{Chain: "x", Timeout: true}, true},
+		{&node.RPCError{Code: -32601, Message: "the method eth_getLogs does not exist/is not available"}, false},
+		{&node.TransportError{Chain: "x", Err: context.Canceled}, false},
 	}
 	for _, tt := range tests {
-		if got := tooMuch(tt.err); got != tt.want {
+		if got := holder.TooMuch(tt.err); got != tt.want {
 			t.Errorf("tooMuch(%v) = %v, want %v", tt.err, got, tt.want)
 		}
 	}
@@ -117,8 +120,8 @@ func TestLocateCreation(t *testing.T) {
 		tc.backend.Commit()
 	}
 	latest, _ := tc.backend.Client().BlockNumber(context.Background())
-	cl := NewClient("sim", []string{tc.url}, ClientOptions{})
-	got, err := LocateCreation(context.Background(), cl, rcpt.ContractAddress, latest)
+	cl := node.NewClient("sim", []string{tc.url}, node.ClientOptions{})
+	got, err := holder.LocateCreation(context.Background(), cl, rcpt.ContractAddress, latest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +132,7 @@ func TestLocateCreation(t *testing.T) {
 	// A provider refusing the whole history: the rebuild jumps to the
 	// creation block and is still complete.
 	p := newRPCProxy(t, tc.url, 0, 30)
-	s, err := RebuildHolders(context.Background(), NewClient("sim", []string{p.URL()}, ClientOptions{}), rcpt.ContractAddress, latest, HolderBudget{})
+	s, err := holder.RebuildHolders(context.Background(), node.NewClient("sim", []string{p.URL()}, node.ClientOptions{}), rcpt.ContractAddress, latest, holder.HolderBudget{})
 	if err != nil {
 		t.Fatal(err)
 	}

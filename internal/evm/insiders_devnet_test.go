@@ -1,6 +1,10 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"context"
 	"math/big"
 	"slices"
@@ -124,7 +128,7 @@ func insiderLaunch(t *testing.T, dn *devnet.Devnet) (token, seeded, sniper, late
 	weth, factory := common.HexToAddress(m.WETH), common.HexToAddress(m.Factory)
 	code := append(readHex(t, "NoReturnToken.bin"), append(common.LeftPadBytes(factory.Bytes(), 32), append(common.LeftPadBytes(weth.Bytes(), 32), common.LeftPadBytes([]byte{18}, 32)...)...)...)
 	token = sendAs(t, dn, deployer, nil, nil, code).ContractAddress
-	out, err := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{}).CallContract(t.Context(), CallMsg{To: token, Data: SelectorOf("pair()").bytes()}, nil)
+	out, err := node.NewClient("devnet", []string{dn.RPCURL()}, node.ClientOptions{}).CallContract(t.Context(), node.CallMsg{To: token, Data: bytecode.SelectorOf("pair()").Bytes()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +154,7 @@ func insiderLaunch(t *testing.T, dn *devnet.Devnet) (token, seeded, sniper, late
 
 	// The launch block.
 	b := newBlockOf(t, dn, deployer)
-	b.send(&weth, ether(12), SelectorOf("deposit()").bytes())
+	b.send(&weth, ether(12), bytecode.SelectorOf("deposit()").Bytes())
 	b.send(&weth, nil, calldata("transfer(address,uint256)", pool.Bytes(), rW.Bytes()))
 	b.send(&token, nil, calldata("transfer(address,uint256)", pool.Bytes(), rT.Bytes()))
 	b.send(&pool, nil, calldata("mint(address)", common.HexToAddress("0x000000000000000000000000000000000000dEaD").Bytes()))
@@ -192,14 +196,14 @@ func TestAdapterInsiders(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name        string
-		budget      HolderBudget
+		budget      holder.HolderBudget
 		maxLogRange uint64
 		wantCalls   int
 		want        map[common.Address][]insider.Reason
 		undecided   []common.Address
 		minShare    float64
 	}{
-		{"whole history", HolderBudget{}, 0, 0, full, nil, 13},
+		{"whole history", holder.HolderBudget{}, 0, 0, full, nil, 13},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newRPCProxy(t, dn.RPCURL(), 0, tt.maxLogRange)
@@ -277,7 +281,7 @@ func TestAdapterInsidersWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The window starts at the launch block: the deployment is not read.
-	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{Holders: HolderBudget{MaxBlocks: latest - launch + 1}})
+	ad := NewAdapter(devnetRegistry(t, dn.Chain()), Options{Holders: holder.HolderBudget{MaxBlocks: latest - launch + 1}})
 	r, err := assess(t, ad, token.Hex())
 	if err != nil {
 		t.Fatalf("Assess: %v", err)
@@ -312,37 +316,37 @@ func TestInsiderQueryMatchesTheRebuild(t *testing.T) {
 	dn := startAdapterNet(t)
 	token, _, _, _, _, _ := insiderLaunch(t, dn)
 	ctx := t.Context()
-	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
+	c := node.NewClient("devnet", []string{dn.RPCURL()}, node.ClientOptions{})
 	latest, err := dn.Backend().Client().BlockNumber(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, err := RebuildHolders(ctx, c, token, latest, HolderBudget{})
+	full, err := holder.RebuildHolders(ctx, c, token, latest, holder.HolderBudget{})
 	if err != nil || !full.Complete {
 		t.Fatalf("rebuild: %v (complete %v)", err, full != nil && full.Complete)
 	}
-	created, err := LocateCreation(ctx, c, token, latest)
+	created, err := holder.LocateCreation(ctx, c, token, latest)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The partial rebuild: its balances, none of its first receipts.
-	partial := &HolderScan{Balances: full.Balances, FirstIn: map[common.Address]Seen{}, FromBlock: created, Created: &created,
-		FirstMintTo: full.FirstMintTo, firstMintBlock: full.firstMintBlock}
-	q := newInsiderQuery(token, partial, nil, latest)
-	if q == nil || q.bounded || q.from != created {
+	partial := &holder.HolderScan{Balances: full.Balances, FirstIn: map[common.Address]holder.Seen{}, FromBlock: created, Created: &created,
+		FirstMintTo: full.FirstMintTo, FirstMintBlock: full.FirstMintBlock}
+	q := holder.NewInsiderQuery(token, partial, nil, latest)
+	if q == nil || q.Bounded || q.From != created {
 		t.Fatalf("query %+v, want one from the creation block %d", q, created)
 	}
-	if err := c.Batch(ctx, q.elems); err != nil {
+	if err := c.Batch(ctx, q.Elems); err != nil {
 		t.Fatal(err)
 	}
-	q.read(true)
+	q.Read(true)
 	creator := *full.FirstMintTo
-	facts := func(hs *HolderScan, q *insiderQuery) *analysis.EVMHolderFacts {
+	facts := func(hs *holder.HolderScan, q *holder.InsiderQuery) *analysis.EVMHolderFacts {
 		hf := &analysis.EVMHolderFacts{}
 		for _, h := range full.Holders() {
 			hf.Top = append(hf.Top, analysis.EVMHolderBalance{Address: h.Address.Hex(), Balance: h.Balance})
 		}
-		insiderFacts(hf, hs, q, nil, &creator)
+		holder.InsiderFacts(hf, hs, q, nil, &creator)
 		return hf
 	}
 	want, got := facts(full, nil), facts(partial, q)
@@ -367,7 +371,7 @@ func TestAdapterInsidersSkipTrustedTokens(t *testing.T) {
 	ch.Trusted = append(ch.Trusted, chains.NamedAddress{Name: "Test Dollar", Address: token.Hex()})
 	// The window keeps the rebuild partial: an untrusted token would get
 	// the folded query.
-	ad := NewAdapter(devnetRegistry(t, ch), Options{Holders: HolderBudget{MaxBlocks: 3}})
+	ad := NewAdapter(devnetRegistry(t, ch), Options{Holders: holder.HolderBudget{MaxBlocks: 3}})
 	r, err := assess(t, ad, token.Hex())
 	if err != nil {
 		t.Fatalf("Assess: %v", err)

@@ -1,6 +1,10 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/lens"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/pool"
+
 	"context"
 	"math/big"
 	"reflect"
@@ -17,13 +21,13 @@ import (
 
 // runLens sends one lens call, with extra state overrides (hostile
 // tokens), and decodes it.
-func runLens(t *testing.T, c *Client, req LensRequest, extra StateOverride) *LensResult {
+func runLens(t *testing.T, c *node.Client, req lens.LensRequest, extra node.StateOverride) *lens.LensResult {
 	t.Helper()
 	el, decode, err := req.Call()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ov := el.Args[2].(StateOverride)
+	ov := el.Args[2].(node.StateOverride)
 	for a, o := range extra {
 		ov[a] = o
 	}
@@ -44,16 +48,16 @@ func runLens(t *testing.T, c *Client, req LensRequest, extra StateOverride) *Len
 func TestLensReadsTokenAndPools(t *testing.T) {
 	tc := newTestChain(t)
 	m := newMarket(t, tc)
-	c := NewClient("sim", []string{tc.url}, ClientOptions{})
+	c := node.NewClient("sim", []string{tc.url}, node.ClientOptions{})
 	usdc := common.HexToAddress("0x00000000000000000000000000000000000000c1") // no code: finds nothing
-	req := LensRequest{
+	req := lens.LensRequest{
 		Token:   m.token,
 		Holders: []common.Address{tc.from, m.pair},
 		DEXes: []chains.DEX{
 			{Name: "devswap", Kind: "v2", Factory: m.factory.Hex()},
 			{Name: "nov3", Kind: "v3", Factory: usdc.Hex(), FeeTiers: []int{500, 3000}},
 		},
-		Pairs:     []LensPair{{A: m.token, B: m.weth, LP: true}, {A: m.token, B: usdc, LP: true}, {A: m.weth, B: m.usd}},
+		Pairs:     []lens.LensPair{{A: m.token, B: m.weth, LP: true}, {A: m.token, B: usdc, LP: true}, {A: m.weth, B: m.usd}},
 		LPHolders: []common.Address{dead, tc.from},
 	}
 	res := runLens(t, c, req, nil)
@@ -76,7 +80,7 @@ func TestLensReadsTokenAndPools(t *testing.T) {
 		t.Fatalf("found %d pools, want 2 (token/WETH and WETH/USD)", len(res.Pools))
 	}
 	p := res.Pools[0]
-	if p.Address != m.pair || p.Pair != 0 || p.DEX != 0 {
+	if p.LensAddress != m.pair || p.LensPair != 0 || p.DEX != 0 {
 		t.Errorf("pool 0 = %+v, want the token pair on dex 0", p)
 	}
 	if p.BalanceA.Cmp(mul(ether, 1_000_000)) != 0 || p.BalanceB.Cmp(mul(ether, 1000)) != 0 {
@@ -92,7 +96,7 @@ func TestLensReadsTokenAndPools(t *testing.T) {
 	if p.LPBalances[0].Sign() == 0 || burned.Cmp(p.LPSupply) > 0 {
 		t.Errorf("LP dead %v + creator %v vs supply %v", p.LPBalances[0], p.LPBalances[1], p.LPSupply)
 	}
-	if q := res.Pools[1]; q.Address != m.usdPair || len(q.LPBalances) != 0 {
+	if q := res.Pools[1]; q.LensAddress != m.usdPair || len(q.LPBalances) != 0 {
 		t.Errorf("pool 1 = %+v, want the WETH/USD pair without LP reads", q)
 	}
 	if res.BlockNumber == 0 || res.Timestamp == 0 {
@@ -103,8 +107,8 @@ func TestLensReadsTokenAndPools(t *testing.T) {
 func TestDeploylessLensMatchesOverrideLens(t *testing.T) {
 	tc := newTestChain(t)
 	m := newMarket(t, tc)
-	c := NewClient("sim", []string{tc.url}, ClientOptions{})
-	req := newLensPlan(marketChain(m, tc.url), m.token, []common.Address{tc.from}).req
+	c := node.NewClient("sim", []string{tc.url}, node.ClientOptions{})
+	req := pool.NewLensPlan(marketChain(m, tc.url), m.token, []common.Address{tc.from}).Req
 	want := runLens(t, c, req, nil)
 	el, decode, err := req.DeploylessCall()
 	if err != nil {
@@ -126,7 +130,7 @@ func TestDeploylessLensMatchesOverrideLens(t *testing.T) {
 
 func TestLensSurvivesHostileTokens(t *testing.T) {
 	tc := newTestChain(t)
-	c := NewClient("sim", []string{tc.url}, ClientOptions{})
+	c := node.NewClient("sim", []string{tc.url}, node.ClientOptions{})
 	tok := common.HexToAddress("0x00000000000000000000000000000000000bad01")
 	word := strings.Repeat("41", 30) + "0000" // "AAAA…" as a bytes32
 	tests := []struct {
@@ -143,8 +147,8 @@ func TestLensSurvivesHostileTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req := LensRequest{Token: tok, Holders: []common.Address{tc.from}, GasPerCall: 100_000}
-			res := runLens(t, c, req, StateOverride{tok: {Code: hexutil.MustDecode(tt.code)}})
+			req := lens.LensRequest{Token: tok, Holders: []common.Address{tc.from}, GasPerCall: 100_000}
+			res := runLens(t, c, req, node.StateOverride{tok: {Code: hexutil.MustDecode(tt.code)}})
 			if res.NameRaw != tt.wantOK || res.Name != tt.wantName {
 				t.Errorf("name = %q (answered %v), want %q (%v)", res.Name, res.NameRaw, tt.wantName, tt.wantOK)
 			}
@@ -170,11 +174,11 @@ func TestSanitiseText(t *testing.T) {
 		{"bidi override removed", []byte("evil\u202Egnp.exe"), "evilgnp.exe"},
 		{"whitespace collapsed and trimmed", []byte("  a \t\n b  "), "a b"},
 		{"invalid utf-8 dropped", []byte{'o', 0xff, 0xfe, 'k'}, "ok"},
-		{"bounded", []byte(strings.Repeat("x", 500)), strings.Repeat("x", MaxNameRunes)},
+		{"bounded", []byte(strings.Repeat("x", 500)), strings.Repeat("x", lens.MaxNameRunes)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := SanitiseText(tt.in); got != tt.want {
+			if got := lens.SanitiseText(tt.in); got != tt.want {
 				t.Errorf("SanitiseText(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
@@ -203,7 +207,7 @@ func TestABIText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := SanitiseText(abiText(tt.in)); got != tt.want {
+			if got := lens.SanitiseText(lens.AbiText(tt.in)); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -215,8 +219,8 @@ func FuzzTokenText(f *testing.F) {
 	f.Add(append(make([]byte, 31), 32))
 	f.Add(append(append(make([]byte, 31), 32), append(make([]byte, 31), 0xff)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := SanitiseText(abiText(data))
-		if !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxNameRunes {
+		s := lens.SanitiseText(lens.AbiText(data))
+		if !utf8.ValidString(s) || utf8.RuneCountInString(s) > lens.MaxNameRunes {
 			t.Fatalf("unsafe text %q", s)
 		}
 		if strings.TrimSpace(s) != s {
@@ -227,12 +231,12 @@ func FuzzTokenText(f *testing.F) {
 
 func TestLensOwnerFromAdmin(t *testing.T) {
 	tc := newTestChain(t)
-	c := NewClient("sim", []string{tc.url}, ClientOptions{})
+	c := node.NewClient("sim", []string{tc.url}, node.ClientOptions{})
 	tok := common.HexToAddress("0x00000000000000000000000000000000000bad02")
 	admin := "00000000000000000000000000000000000a11ce"
 	// Answers admin() (0xf851a440) with an address and reverts anything else.
 	code := hexutil.MustDecode("0x60003560e01c63f851a44014601357600080fd5b73" + admin + "60005260206000f3")
-	res := runLens(t, c, LensRequest{Token: tok}, StateOverride{tok: {Code: code}})
+	res := runLens(t, c, lens.LensRequest{Token: tok}, node.StateOverride{tok: {Code: code}})
 	if !res.OwnerFunc || res.Owner != common.HexToAddress(admin) {
 		t.Errorf("owner = %v (getter %v), want the admin()", res.Owner, res.OwnerFunc)
 	}
@@ -251,22 +255,22 @@ func TestDecodeTextFlagsHostileText(t *testing.T) {
 	}
 	bytes32 := func(s string) []byte { b := make([]byte, 32); copy(b, s); return b }
 	tests := map[string]struct {
-		raw         lensRaw
+		raw         lens.LensRaw
 		wantText    string
 		wantOK      bool
 		wantAltered bool
 	}{
-		"plain string":     {lensRaw{Ok: true, Data: abiString([]byte("Pepe"))}, "Pepe", true, false},
-		"bytes32 (MKR)":    {lensRaw{Ok: true, Data: bytes32("Maker")}, "Maker", true, false},
-		"spaces collapsed": {lensRaw{Ok: true, Data: abiString([]byte("Wrapped  Ether"))}, "Wrapped Ether", true, false},
-		"reverted":         {lensRaw{Ok: false}, "", false, false},
-		"invalid utf-8":    {lensRaw{Ok: true, Data: abiString([]byte{0xff, 0xfe, 'A'})}, "A", true, true},
-		"bidi override":    {lensRaw{Ok: true, Data: abiString([]byte("USD\u202eC"))}, "USDC", true, true},
-		"over long":        {lensRaw{Ok: true, Data: abiString([]byte(strings.Repeat("x", 200)))}, strings.Repeat("x", MaxNameRunes), true, true},
+		"plain string":     {lens.LensRaw{Ok: true, Data: abiString([]byte("Pepe"))}, "Pepe", true, false},
+		"bytes32 (MKR)":    {lens.LensRaw{Ok: true, Data: bytes32("Maker")}, "Maker", true, false},
+		"spaces collapsed": {lens.LensRaw{Ok: true, Data: abiString([]byte("Wrapped  Ether"))}, "Wrapped Ether", true, false},
+		"reverted":         {lens.LensRaw{Ok: false}, "", false, false},
+		"invalid utf-8":    {lens.LensRaw{Ok: true, Data: abiString([]byte{0xff, 0xfe, 'A'})}, "A", true, true},
+		"bidi override":    {lens.LensRaw{Ok: true, Data: abiString([]byte("USD\u202eC"))}, "USDC", true, true},
+		"over long":        {lens.LensRaw{Ok: true, Data: abiString([]byte(strings.Repeat("x", 200)))}, strings.Repeat("x", lens.MaxNameRunes), true, true},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			text, ok, altered := decodeText(tt.raw)
+			text, ok, altered := lens.DecodeText(tt.raw)
 			if text != tt.wantText || ok != tt.wantOK || altered != tt.wantAltered {
 				t.Errorf("decodeText = %q, %v, %v; want %q, %v, %v", text, ok, altered, tt.wantText, tt.wantOK, tt.wantAltered)
 			}

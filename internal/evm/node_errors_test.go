@@ -1,6 +1,9 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"context"
 	"math/big"
 	"testing"
@@ -26,7 +29,7 @@ func chaosChain(t *testing.T, urls ...string) (*chaos.Proxy, *Adapter) {
 	t.Cleanup(func() { _ = p.Close() })
 	ch := dn.Chain()
 	ch.RPC = append(append([]string(nil), urls...), p.URL())
-	return p, NewAdapter(devnetRegistry(t, ch), Options{Client: ClientOptions{Backoff: 20 * time.Millisecond}})
+	return p, NewAdapter(devnetRegistry(t, ch), Options{Client: node.ClientOptions{Backoff: 20 * time.Millisecond}})
 }
 
 // TestNodeErrorsAreNotVerdicts: per-call JSON-RPC errors, empty answers
@@ -86,13 +89,13 @@ func TestClientLearnsBatchLimit(t *testing.T) {
 	for _, style := range []chaos.BatchCapStyle{chaos.CapTail, chaos.CapRefuse} {
 		p, _ := chaosChain(t)
 		p.Set(chaos.Fault{Cap: 3, CapStyle: style})
-		c := NewClient("devnet", []string{p.URL()}, ClientOptions{Backoff: time.Millisecond})
+		c := node.NewClient("devnet", []string{p.URL()}, node.ClientOptions{Backoff: time.Millisecond})
 		m := startAdapterNet(t).Manifest()
 		batch := func() {
 			bals := make([]hexutil.Big, 12)
 			elems := make([]rpc.BatchElem, len(bals))
 			for i := range elems {
-				elems[i] = BalanceElem(common.HexToAddress(m.Deployer), &bals[i])
+				elems[i] = node.BalanceElem(common.HexToAddress(m.Deployer), &bals[i])
 			}
 			if err := c.Batch(context.Background(), elems); err != nil {
 				t.Fatalf("style %d: Batch: %v", style, err)
@@ -151,7 +154,7 @@ func TestEmptyAnswersFromAProxyAreNotVerdicts(t *testing.T) {
 		t.Fatal("the zoo has no proxy_upgradeable token")
 	}
 	p, ad := chaosChain(t)
-	p.Set(chaos.Fault{Methods: []string{"eth_call"}, Data: []string{SelTotalSupply.String(), SelBalanceOf.String()}, Empty: true})
+	p.Set(chaos.Fault{Methods: []string{"eth_call"}, Data: []string{bytecode.SelTotalSupply.String(), bytecode.SelBalanceOf.String()}, Empty: true})
 	_, err := assess(t, ad, proxy.Address)
 	if got := fault.CodeOf(err); got != fault.UpstreamError {
 		t.Fatalf("empty totalSupply()/balanceOf() from a proxy: error %v (code %s), want upstream_error", err, got)

@@ -1,6 +1,9 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/proxy"
+
 	"context"
 	"fmt"
 	"math/big"
@@ -51,12 +54,12 @@ func TestProxySlotsAreTheirPreimages(t *testing.T) {
 		name      string
 		slot, got common.Hash
 	}{
-		{"EIP-1967 implementation", SlotEIP1967Implementation, minusOne("eip1967.proxy.implementation")},
-		{"EIP-1967 admin", SlotEIP1967Admin, minusOne("eip1967.proxy.admin")},
-		{"EIP-1967 beacon", SlotEIP1967Beacon, minusOne("eip1967.proxy.beacon")},
-		{"EIP-1822 PROXIABLE", SlotEIP1822Proxiable, crypto.Keccak256Hash([]byte("PROXIABLE"))},
-		{"zeppelinos implementation", SlotZeppelinOSImplementation, crypto.Keccak256Hash([]byte("org.zeppelinos.proxy.implementation"))},
-		{"zeppelinos admin", SlotZeppelinOSAdmin, crypto.Keccak256Hash([]byte("org.zeppelinos.proxy.admin"))},
+		{"EIP-1967 implementation", proxy.SlotEIP1967Implementation, minusOne("eip1967.proxy.implementation")},
+		{"EIP-1967 admin", proxy.SlotEIP1967Admin, minusOne("eip1967.proxy.admin")},
+		{"EIP-1967 beacon", proxy.SlotEIP1967Beacon, minusOne("eip1967.proxy.beacon")},
+		{"EIP-1822 PROXIABLE", proxy.SlotEIP1822Proxiable, crypto.Keccak256Hash([]byte("PROXIABLE"))},
+		{"zeppelinos implementation", proxy.SlotZeppelinOSImplementation, crypto.Keccak256Hash([]byte("org.zeppelinos.proxy.implementation"))},
+		{"zeppelinos admin", proxy.SlotZeppelinOSAdmin, crypto.Keccak256Hash([]byte("org.zeppelinos.proxy.admin"))},
 	}
 	for _, tt := range tests {
 		if tt.slot != tt.got {
@@ -97,28 +100,28 @@ func TestProxyKindsOnChain(t *testing.T) {
 		upgradeable bool
 	}{
 		{"transparent, admin contract", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotEIP1967Implementation: word(impl), SlotEIP1967Admin: word(admin)}}, ProxyEIP1967, impl, &boss, new(true), true},
+			proxy.SlotEIP1967Implementation: word(impl), proxy.SlotEIP1967Admin: word(admin)}}, proxy.ProxyEIP1967, impl, &boss, new(true), true},
 		{"transparent, admin EOA", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotEIP1967Implementation: word(impl), SlotEIP1967Admin: word(eoa)}}, ProxyEIP1967, impl, &eoa, new(false), true},
+			proxy.SlotEIP1967Implementation: word(impl), proxy.SlotEIP1967Admin: word(eoa)}}, proxy.ProxyEIP1967, impl, &eoa, new(false), true},
 		{"UUPS without upgrade function", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotEIP1967Implementation: word(impl)}}, ProxyEIP1967, impl, nil, nil, false},
+			proxy.SlotEIP1967Implementation: word(impl)}}, proxy.ProxyEIP1967, impl, nil, nil, false},
 		{"beacon", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotEIP1967Beacon: word(beacon)}}, ProxyBeacon, impl, nil, nil, true},
+			proxy.SlotEIP1967Beacon: word(beacon)}}, proxy.ProxyBeacon, impl, nil, nil, true},
 		{"EIP-1822 PROXIABLE", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotEIP1822Proxiable: word(impl)}}, ProxyEIP1822, impl, nil, nil, false},
+			proxy.SlotEIP1822Proxiable: word(impl)}}, proxy.ProxyEIP1822, impl, nil, nil, false},
 		{"EIP-1822 with an upgradeable implementation", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotEIP1822Proxiable: word(shady)}}, ProxyEIP1822, shady, nil, nil, true},
+			proxy.SlotEIP1822Proxiable: word(shady)}}, proxy.ProxyEIP1822, shady, nil, nil, true},
 		{"zeppelinos (USDC FiatTokenProxy layout), admin contract", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotZeppelinOSImplementation: word(impl), SlotZeppelinOSAdmin: word(admin)}}, ProxyZeppelinOS, impl, &boss, new(true), true},
+			proxy.SlotZeppelinOSImplementation: word(impl), proxy.SlotZeppelinOSAdmin: word(admin)}}, proxy.ProxyZeppelinOS, impl, &boss, new(true), true},
 		{"zeppelinos, admin EOA", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotZeppelinOSImplementation: word(impl), SlotZeppelinOSAdmin: word(eoa)}}, ProxyZeppelinOS, impl, &eoa, new(false), true},
+			proxy.SlotZeppelinOSImplementation: word(impl), proxy.SlotZeppelinOSAdmin: word(eoa)}}, proxy.ProxyZeppelinOS, impl, &eoa, new(false), true},
 		{"zeppelinos, admin a contract without owner() (a multisig): the admin itself upgrades", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotZeppelinOSImplementation: word(shady), SlotZeppelinOSAdmin: word(impl)}}, ProxyZeppelinOS, shady, &impl, new(true), true},
+			proxy.SlotZeppelinOSImplementation: word(shady), proxy.SlotZeppelinOSAdmin: word(impl)}}, proxy.ProxyZeppelinOS, shady, &impl, new(true), true},
 		{"zeppelinos, admin renounced to zero", types.Account{Code: delegating, Storage: map[common.Hash]common.Hash{
-			SlotZeppelinOSImplementation: word(impl)}}, ProxyZeppelinOS, impl, nil, nil, false},
-		{"EIP-1167 clone", types.Account{Code: clone}, ProxyEIP1167, impl, nil, nil, false},
+			proxy.SlotZeppelinOSImplementation: word(impl)}}, proxy.ProxyZeppelinOS, impl, nil, nil, false},
+		{"EIP-1167 clone", types.Account{Code: clone}, proxy.ProxyEIP1167, impl, nil, nil, false},
 		{"slot set but code never delegates", types.Account{Code: plain, Storage: map[common.Hash]common.Hash{
-			SlotEIP1967Implementation: word(impl)}}, "", common.Address{}, nil, nil, false},
+			proxy.SlotEIP1967Implementation: word(impl)}}, "", common.Address{}, nil, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,7 +130,7 @@ func TestProxyKindsOnChain(t *testing.T) {
 			rc := proxyChain(t, alloc)
 			ctx := context.Background()
 			var hexCode []byte
-			elems, slots := ProxySlotCalls(token)
+			elems, slots := proxy.ProxySlotCalls(token)
 			if err := rc.BatchCallContext(ctx, elems); err != nil {
 				t.Fatal(err)
 			}
@@ -138,7 +141,7 @@ func TestProxyKindsOnChain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := DetectProxy(AnalyseCode(hexCode), s)
+			p := proxy.DetectProxy(bytecode.AnalyseCode(hexCode), s)
 			if tt.wantKind == "" {
 				if p != nil {
 					t.Fatalf("proxy = %+v, want none", p)
@@ -148,7 +151,7 @@ func TestProxyKindsOnChain(t *testing.T) {
 			if p == nil || p.Kind != tt.wantKind {
 				t.Fatalf("proxy = %+v, want kind %s", p, tt.wantKind)
 			}
-			more, decode := ProxyDetailCalls(p)
+			more, decode := proxy.ProxyDetailCalls(p)
 			if err := rc.BatchCallContext(ctx, more); err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +162,7 @@ func TestProxyKindsOnChain(t *testing.T) {
 			if p.Implementation != tt.wantImpl {
 				t.Errorf("implementation = %s, want %s", p.Implementation.Hex(), tt.wantImpl.Hex())
 			}
-			if tt.wantKind != ProxyBeacon && len(implCode) == 0 {
+			if tt.wantKind != proxy.ProxyBeacon && len(implCode) == 0 {
 				t.Error("implementation code not fetched")
 			}
 			if got := p.UpgradeAuthority(); fmtPtr(got) != fmtPtr(tt.authority) {
@@ -168,7 +171,7 @@ func TestProxyKindsOnChain(t *testing.T) {
 			if fmtPtr(p.AdminIsContract) != fmtPtr(tt.adminIsCode) {
 				t.Errorf("admin is contract = %s, want %s", fmtPtr(p.AdminIsContract), fmtPtr(tt.adminIsCode))
 			}
-			implUpgrade := AnalyseCode(implCode).HasSelector(SelectorOf("upgradeTo(address)"))
+			implUpgrade := bytecode.AnalyseCode(implCode).HasSelector(bytecode.SelectorOf("upgradeTo(address)"))
 			if got := p.Upgradeable(implUpgrade); got != tt.upgradeable {
 				t.Errorf("upgradeable = %v, want %v", got, tt.upgradeable)
 			}

@@ -1,6 +1,10 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/simulation"
+
 	"fmt"
 	"math/big"
 	"slices"
@@ -26,7 +30,7 @@ import (
 func deployPooled(t *testing.T, dn *devnet.Devnet, bin string, wantToken0 *bool, poolTokens *big.Int, extra ...[]byte) (token, pool common.Address) {
 	t.Helper()
 	m := dn.Manifest()
-	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
+	c := node.NewClient("devnet", []string{dn.RPCURL()}, node.ClientOptions{})
 	deployer := common.HexToAddress(m.Deployer)
 	weth, factory := common.HexToAddress(m.WETH), common.HexToAddress(m.Factory)
 	code := append(readHex(t, bin), append(common.LeftPadBytes(factory.Bytes(), 32), common.LeftPadBytes(weth.Bytes(), 32)...)...)
@@ -40,13 +44,13 @@ func deployPooled(t *testing.T, dn *devnet.Devnet, bin string, wantToken0 *bool,
 		}
 		token = sendAs(t, dn, deployer, nil, nil, code).ContractAddress
 	}
-	out, err := c.CallContract(t.Context(), CallMsg{To: token, Data: SelectorOf("pair()").bytes()}, nil)
+	out, err := c.CallContract(t.Context(), node.CallMsg{To: token, Data: bytecode.SelectorOf("pair()").Bytes()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pool = common.BytesToAddress(out)
 	ten := new(big.Int).Mul(big.NewInt(10), big.NewInt(1e18))
-	sendAs(t, dn, deployer, &weth, ten, SelectorOf("deposit()").bytes())
+	sendAs(t, dn, deployer, &weth, ten, bytecode.SelectorOf("deposit()").Bytes())
 	sendAs(t, dn, deployer, &weth, nil, calldata("transfer(address,uint256)", pool.Bytes(), ten.Bytes()))
 	sendAs(t, dn, deployer, &token, nil, calldata("transfer(address,uint256)", pool.Bytes(), poolTokens.Bytes()))
 	sendAs(t, dn, deployer, &pool, nil, calldata("mint(address)", common.HexToAddress("0x000000000000000000000000000000000000dEaD").Bytes()))
@@ -276,7 +280,7 @@ func TestAdapterForkPools(t *testing.T) {
 	m := dn.Manifest()
 	deployer := common.HexToAddress(m.Deployer)
 	weth := common.HexToAddress(m.WETH)
-	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
+	c := node.NewClient("devnet", []string{dn.RPCURL()}, node.ClientOptions{})
 	tests := []struct {
 		name          string
 		kind          string
@@ -297,13 +301,13 @@ func TestAdapterForkPools(t *testing.T) {
 				append(common.LeftPadBytes(weth.Bytes(), 32), common.LeftPadBytes([]byte{18}, 32)...)...)...)
 			token := sendAs(t, dn, deployer, nil, nil, code).ContractAddress
 			sendAs(t, dn, deployer, &factory, nil, calldata("createPool(address,address,bool)", token.Bytes(), weth.Bytes(), []byte{0}))
-			out, err := c.CallContract(t.Context(), CallMsg{To: factory, Data: calldata("getPool(address,address,bool)", token.Bytes(), weth.Bytes(), []byte{0})}, nil)
+			out, err := c.CallContract(t.Context(), node.CallMsg{To: factory, Data: calldata("getPool(address,address,bool)", token.Bytes(), weth.Bytes(), []byte{0})}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			pool := common.BytesToAddress(out)
 			ten := new(big.Int).Mul(big.NewInt(10), big.NewInt(1e18))
-			sendAs(t, dn, deployer, &weth, ten, SelectorOf("deposit()").bytes())
+			sendAs(t, dn, deployer, &weth, ten, bytecode.SelectorOf("deposit()").Bytes())
 			sendAs(t, dn, deployer, &weth, nil, calldata("transfer(address,uint256)", pool.Bytes(), ten.Bytes()))
 			sendAs(t, dn, deployer, &token, nil, calldata("transfer(address,uint256)", pool.Bytes(), new(big.Int).Exp(big.NewInt(10), big.NewInt(29), nil).Bytes()))
 			sendAs(t, dn, deployer, &pool, nil, calldata("mint(address)", common.HexToAddress("0x000000000000000000000000000000000000dEaD").Bytes()))
@@ -364,7 +368,7 @@ func TestSimulationTaxesIgnoreAnOverestimatedPoolFee(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
-			sim := simulateZooWith(t, tt.kind, func(r *SimulationRequest) { r.FeeBps = SolidlyMaxFeeBps })
+			sim := simulateZooWith(t, tt.kind, func(r *simulation.SimulationRequest) { r.FeeBps = SolidlyMaxFeeBps })
 			t.Logf("simulation: %s", simString(sim))
 			checkBool(t, "can_buy", sim.CanBuy, &tt.canBuy)
 			checkBool(t, "can_sell", sim.CanSell, &tt.canSell)

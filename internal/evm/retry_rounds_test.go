@@ -1,6 +1,9 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"context"
 	"math/big"
 	"testing"
@@ -21,11 +24,11 @@ import (
 // retries.
 func TestClientRetriesWhileTheNodeAnswers(t *testing.T) {
 	m := startAdapterNet(t).Manifest()
-	balances := func(c *Client) []rpc.BatchElem {
+	balances := func(c *node.Client) []rpc.BatchElem {
 		bals := make([]hexutil.Big, 8)
 		elems := make([]rpc.BatchElem, len(bals))
 		for i := range elems {
-			elems[i] = BalanceElem(common.HexToAddress(m.Deployer), &bals[i])
+			elems[i] = node.BalanceElem(common.HexToAddress(m.Deployer), &bals[i])
 		}
 		if err := c.Batch(context.Background(), elems); err != nil {
 			t.Fatalf("Batch: %v", err)
@@ -40,7 +43,7 @@ func TestClientRetriesWhileTheNodeAnswers(t *testing.T) {
 
 	p, _ := chaosChain(t)
 	p.Set(chaos.Fault{Every: 2, Error: &chaos.CallError{Code: 429, Message: "Too Many Requests"}})
-	for i, el := range balances(NewClient("devnet", []string{p.URL()}, ClientOptions{Backoff: time.Millisecond})) {
+	for i, el := range balances(node.NewClient("devnet", []string{p.URL()}, node.ClientOptions{Backoff: time.Millisecond})) {
 		if el.Error != nil {
 			t.Errorf("elem %d: %v, want an answer (the node answered every round)", i, el.Error)
 		}
@@ -48,7 +51,7 @@ func TestClientRetriesWhileTheNodeAnswers(t *testing.T) {
 
 	p2, _ := chaosChain(t)
 	p2.Set(chaos.Fault{Error: &chaos.CallError{Code: 429, Message: "Too Many Requests"}})
-	elems := balances(NewClient("devnet", []string{p2.URL()}, ClientOptions{Backoff: time.Millisecond}))
+	elems := balances(node.NewClient("devnet", []string{p2.URL()}, node.ClientOptions{Backoff: time.Millisecond}))
 	for i, el := range elems {
 		if el.Error == nil {
 			t.Errorf("elem %d answered by a node that answers nothing", i)
@@ -67,7 +70,7 @@ func TestEmptyAnswersAskedInTurn(t *testing.T) {
 	m := startAdapterNet(t).Manifest()
 	clean, _ := m.Token("clean")
 	p, ad := chaosChain(t)
-	p.Set(chaos.Fault{Methods: []string{"eth_call"}, Data: []string{SelTotalSupply.String(), SelBalanceOf.String()}, Every: 2, Empty: true})
+	p.Set(chaos.Fault{Methods: []string{"eth_call"}, Data: []string{bytecode.SelTotalSupply.String(), bytecode.SelBalanceOf.String()}, Every: 2, Empty: true})
 	r, err := assess(t, ad, clean.Address)
 	if err != nil {
 		t.Fatalf("Assess: %v", err)

@@ -1,6 +1,14 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/pool"
+	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
+	"github.com/tokenrisk/tokenrisk/internal/evm/proxy"
+	"github.com/tokenrisk/tokenrisk/internal/evm/simulation"
+
 	"context"
 	"errors"
 	"fmt"
@@ -45,7 +53,7 @@ func (r *scanRun) batch(ctx context.Context, what string, elems []rpc.BatchElem)
 		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
 			r.warn("%s: the scan deadline passed before the node answered", what)
 		} else {
-			r.warn("%s: the node could not be reached (%s)", what, safeErr(err))
+			r.warn("%s: the node could not be reached (%s)", what, node.SafeErr(err))
 		}
 		return false
 	}
@@ -85,7 +93,7 @@ func (r *scanRun) send(ctx context.Context, what string, b *batchPlan) bool {
 }
 
 type holderOutcome struct {
-	scan *HolderScan
+	scan *holder.HolderScan
 	err  error
 }
 
@@ -95,7 +103,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	latest := uint64(s.block)
 	lens := s.lens
 	if s.lensErr != nil {
-		r.warn("lens: the metadata/pool call failed (%s); token metadata, owner and pools are unknown", safeErr(s.lensErr))
+		r.warn("lens: the metadata/pool call failed (%s); token metadata, owner and pools are unknown", node.SafeErr(s.lensErr))
 	}
 
 	// Beside round trip 2: explorers and the holder rebuild.
@@ -115,21 +123,21 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	budget.FirstMint = func(a common.Address) { firstMint <- a }
 	holdCh := make(chan holderOutcome, 1)
 	go func() {
-		hs, err := RebuildHolders(ctx, s.client, r.token, latest, budget)
+		hs, err := holder.RebuildHolders(ctx, s.client, r.token, latest, budget)
 		holdCh <- holderOutcome{hs, err}
 	}()
 
 	// Code, proxy, owner.
-	report := AnalyseCode(s.code)
-	var proxy *ProxyInfo
+	report := bytecode.AnalyseCode(s.code)
+	var px *proxy.ProxyInfo
 	slots, slotsErr := s.slots()
 	if slotsErr != nil {
-		r.warn("contract: proxy slots unreadable (%s)", safeErr(slotsErr))
+		r.warn("contract: px slots unreadable (%s)", node.SafeErr(slotsErr))
 	} else {
-		proxy = DetectProxy(report, slots)
+		px = proxy.DetectProxy(report, slots)
 	}
 	var owner *common.Address
-	if lens != nil && lens.OwnerFunc && !isBurn(lens.Owner) {
+	if lens != nil && lens.OwnerFunc && !holder.IsBurn(lens.Owner) {
 		o := lens.Owner
 		owner = &o
 	}
@@ -140,17 +148,17 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	simPool, simReq := r.simulationRequest()
 	var simDecode func() (*analysis.EVMSimulation, error)
 	if simReq != nil {
-		se, dec, err := SimulationCall(*simReq)
+		se, dec, err := simulation.SimulationCall(*simReq)
 		if err != nil {
-			r.warn("simulation: %s", safeErr(err))
+			r.warn("simulation: %s", node.SafeErr(err))
 		} else {
 			rt2.add(se)
 			simDecode = dec
 		}
 	}
 	var proxyDecode func() ([]byte, error)
-	if proxy != nil {
-		pe, dec := ProxyDetailCalls(proxy)
+	if px != nil {
+		pe, dec := proxy.ProxyDetailCalls(px)
 		rt2.add(pe)
 		proxyDecode = dec
 	}
@@ -161,12 +169,12 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		r.a.opts.Trace("simulated")
 	}
 	sim := simulationResult(simDecode, rtt2, simPool)
-	codeReport, implKnown := report, proxy == nil
-	if proxy != nil && rtt2 {
-		codeReport, implKnown = r.implementation(ctx, proxy, proxyDecode, report)
+	codeReport, implKnown := report, px == nil
+	if px != nil && rtt2 {
+		codeReport, implKnown = r.implementation(ctx, px, proxyDecode, report)
 	}
 	if !implKnown {
-		r.warn("contract: the proxy's implementation code is unknown; the proxy's own code was analysed")
+		r.warn("contract: the px's implementation code is unknown; the px's own code was analysed")
 	}
 
 	// The holder scan, if it is ready (it runs beside round trip 2; the
@@ -190,7 +198,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	if creator == nil {
 		select {
 		case a := <-firstMint:
-			if !isBurn(a) {
+			if !holder.IsBurn(a) {
 				creator, creatorSource = &a, "first_mint_recipient"
 			}
 		default:
@@ -200,20 +208,20 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	// Round trip 3: probes, and the accounts when the holders are known.
 	var rt3 batchPlan
 	var probeDecode func() (*analysis.EVMProbeFacts, error)
-	pr := r.probeRequest(codeReport, owner, stored, creator, topHolders(ho.scan))
-	if pe, dec, err := ProbeCalls(pr); err != nil {
-		r.warn("contract: probes not built (%s)", safeErr(err))
+	pr := r.probeRequest(codeReport, owner, stored, creator, holder.TopHolders(ho.scan))
+	if pe, dec, err := probe.ProbeCalls(pr); err != nil {
+		r.warn("contract: probes not built (%s)", node.SafeErr(err))
 	} else {
 		rt3.add(pe)
 		probeDecode = dec
 	}
 	var acct *accounts
-	var iq *insiderQuery
+	var iq *holder.InsiderQuery
 	if holdersReady {
-		acct = r.accountCalls(topHolders(ho.scan), creator)
+		acct = r.accountCalls(holder.TopHolders(ho.scan), creator)
 		rt3.add(acct.elems)
 		if iq = r.insiderQuery(ho.scan, latest); iq != nil {
-			rt3.add(iq.elems)
+			rt3.add(iq.Elems)
 		}
 	}
 	// A role-governed token without an owner getter: does the creator
@@ -221,12 +229,12 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	var roleOut hexutil.Bytes
 	var roleElems []rpc.BatchElem
 	if owner == nil && creator != nil && roleGoverned(codeReport) {
-		roleElems = []rpc.BatchElem{CallElem(CallMsg{To: r.token, Gas: 100_000,
-			Data: append(append(SelectorOf("hasRole(bytes32,address)").bytes(), make([]byte, 32)...), common.LeftPadBytes(creator.Bytes(), 32)...)}, nil, &roleOut)}
+		roleElems = []rpc.BatchElem{node.CallElem(node.CallMsg{To: r.token, Gas: 100_000,
+			Data: append(append(bytecode.SelectorOf("hasRole(bytes32,address)").Bytes(), make([]byte, 32)...), common.LeftPadBytes(creator.Bytes(), 32)...)}, nil, &roleOut)}
 		rt3.add(roleElems)
 	}
 	rtt3ok := r.send(ctx, "probes", &rt3)
-	iq.read(rtt3ok)
+	iq.Read(rtt3ok)
 	var roleAdmin *common.Address
 	if rtt3ok && len(roleElems) == 1 && roleElems[0].Error == nil && len(roleOut) == 32 && new(big.Int).SetBytes(roleOut).Cmp(big.NewInt(1)) == 0 {
 		roleAdmin = creator
@@ -239,7 +247,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	if probeDecode != nil && rtt3ok {
 		pf, err := probeDecode()
 		if err != nil {
-			r.warn("contract: %s", safeErr(err))
+			r.warn("contract: %s", node.SafeErr(err))
 		}
 		probe = pf
 	}
@@ -253,21 +261,21 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		if creator == nil {
 			creator, creatorSource = r.creator(ex, ho.scan)
 		}
-		acct = r.accountCalls(topHolders(ho.scan), creator)
+		acct = r.accountCalls(holder.TopHolders(ho.scan), creator)
 		var rt4 batchPlan
 		rt4.add(acct.elems)
 		if iq = r.insiderQuery(ho.scan, latest); iq != nil {
-			rt4.add(iq.elems)
+			rt4.add(iq.Elems)
 		}
 		sent := r.send(ctx, "holders", &rt4)
-		iq.read(sent)
+		iq.Read(sent)
 		if sent {
 			acct.apply()
 			acct.read = true
 		}
 	}
 	if ho.err != nil {
-		r.warn("holders: the Transfer log scan failed (%s)", safeErr(ho.err))
+		r.warn("holders: the Transfer log scan failed (%s)", node.SafeErr(ho.err))
 	}
 
 	// The explorers, until the deadline.
@@ -298,7 +306,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	}
 
 	return r.assemble(collected{
-		lens: lens, code: codeReport, proxy: proxy, implKnown: implKnown, owner: owner, roleAdmin: roleAdmin,
+		lens: lens, code: codeReport, proxy: px, implKnown: implKnown, owner: owner, roleAdmin: roleAdmin,
 		sim: sim, simPool: simPool, probe: probe, holders: ho.scan, accounts: acct, insiders: iq,
 		explorer: ex, creator: creator, creatorSource: creatorSource, slotsFailed: slotsErr != nil,
 	})
@@ -306,7 +314,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 
 // simulationResult decodes the simulation after round trip 2; a call the
 // node did not answer is a failed simulation, never a pass.
-func simulationResult(decode func() (*analysis.EVMSimulation, error), answered bool, pool *Pool) *analysis.EVMSimulation {
+func simulationResult(decode func() (*analysis.EVMSimulation, error), answered bool, pool *pool.Pool) *analysis.EVMSimulation {
 	if decode == nil {
 		return nil
 	}
@@ -315,7 +323,7 @@ func simulationResult(decode func() (*analysis.EVMSimulation, error), answered b
 		msg := "the node did not answer the simulation call"
 		sim = &analysis.EVMSimulation{Error: &msg}
 	} else if res, err := decode(); err != nil {
-		msg := safeErr(err)
+		msg := node.SafeErr(err)
 		sim = res
 		if sim == nil {
 			sim = &analysis.EVMSimulation{}
@@ -338,18 +346,18 @@ func simulationResult(decode func() (*analysis.EVMSimulation, error), answered b
 
 // implementation analyses a proxy's implementation code (a beacon's needs
 // one more round trip); it returns the proxy's own report when unknown.
-func (r *scanRun) implementation(ctx context.Context, proxy *ProxyInfo, decode func() ([]byte, error), own CodeReport) (CodeReport, bool) {
+func (r *scanRun) implementation(ctx context.Context, px *proxy.ProxyInfo, decode func() ([]byte, error), own bytecode.CodeReport) (bytecode.CodeReport, bool) {
 	impl, err := decode()
 	switch {
 	case err != nil:
-		r.warn("contract: proxy details unreadable (%s)", safeErr(err))
-	case impl == nil && proxy.Implementation != (common.Address{}):
+		r.warn("contract: px details unreadable (%s)", node.SafeErr(err))
+	case impl == nil && px.Implementation != (common.Address{}):
 		var code hexutil.Bytes
-		if r.batch(ctx, "contract", []rpc.BatchElem{CodeElem(proxy.Implementation, &code)}) {
-			return AnalyseCode(code), true
+		if r.batch(ctx, "contract", []rpc.BatchElem{node.CodeElem(px.Implementation, &code)}) {
+			return bytecode.AnalyseCode(code), true
 		}
 	case impl != nil:
-		return AnalyseCode(impl), true
+		return bytecode.AnalyseCode(impl), true
 	}
 	return own, false
 }
@@ -358,9 +366,9 @@ func (r *scanRun) implementation(ctx context.Context, proxy *ProxyInfo, decode f
 // addresses stored in the token and the creator; donors (who can fund the
 // probes' test wallet) the owner, the creator and the top holders; pools,
 // quote tokens and lockers are never used as either.
-func (r *scanRun) probeRequest(code CodeReport, owner *common.Address, stored []common.Address, creator *common.Address, top []Holder) ProbeRequest {
+func (r *scanRun) probeRequest(code bytecode.CodeReport, owner *common.Address, stored []common.Address, creator *common.Address, top []holder.Holder) probe.ProbeRequest {
 	s, ch := r.s, r.s.chain
-	pr := ProbeRequest{Token: r.token, Code: code, Owner: owner, Stored: stored, Creator: creator}
+	pr := probe.ProbeRequest{Token: r.token, Code: code, Owner: owner, Stored: stored, Creator: creator}
 	if len(s.pools) > 0 {
 		deepest := s.pools[0]
 		pr.Pool = deepest.Address
@@ -387,7 +395,7 @@ func (r *scanRun) probeRequest(code CodeReport, owner *common.Address, stored []
 		pr.Donors = append(pr.Donors, *creator)
 	}
 	for _, h := range top {
-		if !slices.Contains(pr.Exclude, h.Address) && !isBurn(h.Address) && len(pr.Holders) < 5 {
+		if !slices.Contains(pr.Exclude, h.Address) && !holder.IsBurn(h.Address) && len(pr.Holders) < 5 {
 			if len(pr.Holders) == 0 && h.Balance != nil {
 				// The token contract holds a tenth of the largest
 				// holder's tokens for the stock calls.
@@ -398,7 +406,7 @@ func (r *scanRun) probeRequest(code CodeReport, owner *common.Address, stored []
 		if len(pr.Donors) >= 8 {
 			continue
 		}
-		if !slices.Contains(pr.Exclude, h.Address) && !isBurn(h.Address) && !slices.Contains(pr.Donors, h.Address) {
+		if !slices.Contains(pr.Exclude, h.Address) && !holder.IsBurn(h.Address) && !slices.Contains(pr.Donors, h.Address) {
 			pr.Donors = append(pr.Donors, h.Address)
 		}
 	}
@@ -411,12 +419,12 @@ func (r *scanRun) probeRequest(code CodeReport, owner *common.Address, stored []
 const holderGrace = 250 * time.Millisecond
 
 // creator picks the best creator evidence available now.
-func (r *scanRun) creator(ex *explorerFacts, hs *HolderScan) (*common.Address, string) {
+func (r *scanRun) creator(ex *explorerFacts, hs *holder.HolderScan) (*common.Address, string) {
 	if ex != nil && ex.creation != nil {
 		c := common.HexToAddress(ex.creation.Creator)
 		return &c, "explorer"
 	}
-	if hs != nil && hs.FirstMintTo != nil && !isBurn(*hs.FirstMintTo) {
+	if hs != nil && hs.FirstMintTo != nil && !holder.IsBurn(*hs.FirstMintTo) {
 		c := *hs.FirstMintTo
 		return &c, "first_mint_recipient"
 	}
@@ -449,16 +457,16 @@ type accounts struct {
 	read bool
 }
 
-func (r *scanRun) accountCalls(top []Holder, creator *common.Address) *accounts {
+func (r *scanRun) accountCalls(top []holder.Holder, creator *common.Address) *accounts {
 	ac := &accounts{n: min(len(top), analysis.EVMTopHolders)}
 	ac.codes = make([]hexutil.Bytes, ac.n)
 	ac.bals = make([]hexutil.Bytes, ac.n)
 	for i := range ac.n {
-		ac.elems = append(ac.elems, CodeElem(top[i].Address, &ac.codes[i]), balanceOfElem(r.token, top[i].Address, &ac.bals[i]))
+		ac.elems = append(ac.elems, node.CodeElem(top[i].Address, &ac.codes[i]), balanceOfElem(r.token, top[i].Address, &ac.bals[i]))
 	}
 	if creator != nil {
 		ac.creator = true
-		ac.elems = append(ac.elems, BalanceElem(*creator, &ac.cBal), NonceElem(*creator, &ac.cNonce), balanceOfElem(r.token, *creator, &ac.cTokens))
+		ac.elems = append(ac.elems, node.BalanceElem(*creator, &ac.cBal), node.NonceElem(*creator, &ac.cNonce), balanceOfElem(r.token, *creator, &ac.cTokens))
 		if len(r.s.pools) > 0 && r.s.pools[0].LPSupply != nil {
 			ac.lp = true
 			ac.elems = append(ac.elems, balanceOfElem(r.s.pools[0].Address, *creator, &ac.cLP))
@@ -469,8 +477,8 @@ func (r *scanRun) accountCalls(top []Holder, creator *common.Address) *accounts 
 
 // balanceOfElem builds token.balanceOf(holder) as a gas-capped eth_call.
 func balanceOfElem(token, holder common.Address, out *hexutil.Bytes) rpc.BatchElem {
-	data := append(SelBalanceOf.bytes(), common.LeftPadBytes(holder.Bytes(), 32)...)
-	return CallElem(CallMsg{To: token, Data: data, Gas: 200_000}, nil, out)
+	data := append(bytecode.SelBalanceOf.Bytes(), common.LeftPadBytes(holder.Bytes(), 32)...)
+	return node.CallElem(node.CallMsg{To: token, Data: data, Gas: 200_000}, nil, out)
 }
 
 // holdersRead says the node answered every top holder's code query (a
@@ -533,7 +541,7 @@ const SolidlyMaxFeeBps = 300
 // simulationRequest picks the pool to trade against: the deepest pool with
 // liquidity whose kind the simulator supports, bought with the wrapped
 // native (directly, or through a wrapped/quote pool).
-func (r *scanRun) simulationRequest() (*Pool, *SimulationRequest) {
+func (r *scanRun) simulationRequest() (*pool.Pool, *simulation.SimulationRequest) {
 	s := r.s
 	wrapped, ok := s.chain.Wrapped()
 	if !ok || s.lens == nil {
@@ -549,10 +557,10 @@ func (r *scanRun) simulationRequest() (*Pool, *SimulationRequest) {
 		if kind == "solidly" && p.Report.Stable || kind != "v2" && kind != "v3" && kind != "solidly" {
 			continue
 		}
-		req := &SimulationRequest{
+		req := &simulation.SimulationRequest{
 			Token: r.token, Pool: p.Address, PoolKind: kind, Quote: p.QuoteAddress, Wrapped: wa,
 			FeeBps: p.DEX.FeeBps, QuoteReserve: p.QuoteReserve, TokenReserve: p.TokenReserve,
-			BlockTime: s.lens.Timestamp, DelayedSell: DefaultDelayedSell,
+			BlockTime: s.lens.Timestamp, DelayedSell: simulation.DefaultDelayedSell,
 		}
 		if kind == "v3" && p.Report.Fee != nil {
 			req.FeeBps = *p.Report.Fee / 100
@@ -564,7 +572,7 @@ func (r *scanRun) simulationRequest() (*Pool, *SimulationRequest) {
 			}
 		}
 		if p.QuoteAddress != wa {
-			fund := s.plan.fundPool(s.lens, wa, p.QuoteAddress)
+			fund := s.plan.FundPool(s.lens, wa, p.QuoteAddress)
 			if fund == nil {
 				continue
 			}
@@ -578,9 +586,9 @@ func (r *scanRun) simulationRequest() (*Pool, *SimulationRequest) {
 // insiderQuery is the scan's insider query, if one is needed; a trusted
 // token has none (its holders are exchanges and bridges, its history too
 // long to ask for).
-func (r *scanRun) insiderQuery(hs *HolderScan, latest uint64) *insiderQuery {
+func (r *scanRun) insiderQuery(hs *holder.HolderScan, latest uint64) *holder.InsiderQuery {
 	if _, trusted := r.s.chain.IsTrusted(r.token.Hex()); trusted {
 		return nil
 	}
-	return newInsiderQuery(r.token, hs, r.s.pools, latest)
+	return holder.NewInsiderQuery(r.token, hs, r.s.pools, latest)
 }

@@ -1,6 +1,8 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/lens"
+
 	"bytes"
 	"context"
 	"crypto/ecdsa"
@@ -262,8 +264,8 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 		body = dropCallOverrides(body)
 	}
 	if p.breakLens {
-		body = bytes.ReplaceAll(body, []byte(`"method":"eth_call","params":[{"to":"`+strings.ToLower(LensAddress.Hex())),
-			[]byte(`"method":"eth_lensBroken","params":[{"to":"`+strings.ToLower(LensAddress.Hex())))
+		body = bytes.ReplaceAll(body, []byte(`"method":"eth_call","params":[{"to":"`+strings.ToLower(lens.LensAddress.Hex())),
+			[]byte(`"method":"eth_lensBroken","params":[{"to":"`+strings.ToLower(lens.LensAddress.Hex())))
 		// and its creation-code fallback (an eth_call without "to").
 		body = bytes.ReplaceAll(body, []byte(`"method":"eth_call","params":[{"data":"`), []byte(`"method":"eth_lensBroken","params":[{"data":"`))
 	}

@@ -1,6 +1,11 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/revert"
+	"github.com/tokenrisk/tokenrisk/internal/evm/simulation"
+
 	"bytes"
 	"encoding/json"
 	"io"
@@ -41,7 +46,7 @@ func hasCode(codes []string, code string) bool {
 
 // contractOnly turns the wallet path off (the contract simulator decides,
 // as on a node without eth_simulateV1).
-func contractOnly(r *SimulationRequest) { r.TokenReserve = nil }
+func contractOnly(r *simulation.SimulationRequest) { r.TokenReserve = nil }
 
 // TestWalletPathOnAntiBotTokens: tokens that refuse contracts as buyers or
 // sellers trade normally for a wallet, so they are not honeypots, although
@@ -76,8 +81,8 @@ func TestWalletPathOnAntiBotTokens(t *testing.T) {
 
 			sim := simulateZoo(t, "", tok)
 			t.Logf("combined: %s", simString(sim))
-			if sim.Path != PathWallet {
-				t.Errorf("path = %q, want %q", sim.Path, PathWallet)
+			if sim.Path != simulation.PathWallet {
+				t.Errorf("path = %q, want %q", sim.Path, simulation.PathWallet)
 			}
 			if got := honeypotFlags(simFlagCodes(sim)); !equalCodes(got, tt.want) {
 				t.Errorf("flags = %v, want %v", got, tt.want)
@@ -91,8 +96,8 @@ func TestWalletPathOnAntiBotTokens(t *testing.T) {
 
 			alone := simulateZooWith(t, "", contractOnly, tok)
 			t.Logf("contract alone: %s", simString(alone))
-			if alone.Path != PathContract {
-				t.Errorf("contract-only path = %q, want %q", alone.Path, PathContract)
+			if alone.Path != simulation.PathContract {
+				t.Errorf("contract-only path = %q, want %q", alone.Path, simulation.PathContract)
 			}
 			if got := honeypotFlags(simFlagCodes(alone)); !equalCodes(got, tt.contract) {
 				t.Errorf("contract-only flags = %v, want %v", got, tt.contract)
@@ -202,7 +207,7 @@ func TestNodeWithoutSimulateV1(t *testing.T) {
 			if !ok || sim == nil {
 				t.Fatalf("no simulation evidence in %T", r.LiquidityAnalysis.Evidence)
 			}
-			if sim.Path != PathContract || len(sim.Notes) == 0 {
+			if sim.Path != simulation.PathContract || len(sim.Notes) == 0 {
 				t.Errorf("path = %q, notes = %v; want the contract path and why", sim.Path, sim.Notes)
 			}
 			if !containsText(r.Warnings, "the wallet path did not run") {
@@ -236,25 +241,25 @@ func TestCombineSimulations(t *testing.T) {
 		noteHas    string
 	}{
 		{name: "wallet did not run: contract decides", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(0)},
-			note: "method not found", canBuy: yes, canSell: yes, path: PathContract, notHoneypo: true, noteHas: "method not found"},
+			note: "method not found", canBuy: yes, canSell: yes, path: simulation.PathContract, notHoneypo: true, noteHas: "method not found"},
 		{name: "neither ran", c: &analysis.EVMSimulation{Error: new("simulation call failed")}, note: "timeout",
-			path: PathContract, noteHas: "did not run"},
+			path: simulation.PathContract, noteHas: "did not run"},
 		{name: "contract refused as buyer, wallet trades", c: &analysis.EVMSimulation{CanBuy: no, Error: reason},
 			w: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(1)}, canBuy: yes, canSell: yes,
-			path: PathWallet, notHoneypo: true, noteHas: "anti-bot"},
+			path: simulation.PathWallet, notHoneypo: true, noteHas: "anti-bot"},
 		{name: "wallet cannot sell although the contract can", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(0)},
-			w: &analysis.EVMSimulation{CanBuy: yes, CanSell: no, BuyTax: tax(0)}, canBuy: yes, canSell: no, path: PathWallet, noteHas: "wallet decides"},
+			w: &analysis.EVMSimulation{CanBuy: yes, CanSell: no, BuyTax: tax(0)}, canBuy: yes, canSell: no, path: simulation.PathWallet, noteHas: "wallet decides"},
 		{name: "wallet cannot buy although the contract can", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes},
-			w: &analysis.EVMSimulation{CanBuy: no}, canBuy: no, path: PathWallet, noteHas: "wallet decides"},
+			w: &analysis.EVMSimulation{CanBuy: no}, canBuy: no, path: simulation.PathWallet, noteHas: "wallet decides"},
 		{name: "wallet sell untested: the contract's sell decides", c: &analysis.EVMSimulation{CanBuy: yes, CanSell: no, Error: new("sell failed")},
-			w: &analysis.EVMSimulation{CanBuy: yes, BuyTax: tax(0)}, canBuy: yes, canSell: no, path: PathWallet, noteHas: "contract simulator's sell decided"},
+			w: &analysis.EVMSimulation{CanBuy: yes, BuyTax: tax(0)}, canBuy: yes, canSell: no, path: simulation.PathWallet, noteHas: "contract simulator's sell decided"},
 		{name: "contract did not run, wallet did", c: &analysis.EVMSimulation{Error: new("simulation call failed: out of gas")},
 			w: &analysis.EVMSimulation{CanBuy: yes, CanSell: yes, BuyTax: tax(0), SellTax: tax(0)}, canBuy: yes, canSell: yes,
-			path: PathWallet, notHoneypo: true, noteHas: "out of gas"},
+			path: simulation.PathWallet, notHoneypo: true, noteHas: "out of gas"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := combineSimulations(tt.c, tt.w, tt.note)
+			got := simulation.CombineSimulations(tt.c, tt.w, tt.note)
 			checkNilBool(t, "can_buy", got.CanBuy, tt.canBuy)
 			checkNilBool(t, "can_sell", got.CanSell, tt.canSell)
 			if got.Path != tt.path {
@@ -284,9 +289,9 @@ func checkNilBool(t *testing.T, name string, got, want *bool) {
 // fuzzWalletPlan is a wallet plan for a fixed request (a V2 pool, or a
 // V3 pool when v3 is given and true), for decoding tests; its router calls
 // carry their real inputs, so an answer can be built per call.
-func fuzzWalletPlan(t testing.TB, v3 ...bool) *walletPlan {
+func fuzzWalletPlan(t testing.TB, v3 ...bool) *simulation.WalletPlan {
 	t.Helper()
-	sim, err := simulatorContract()
+	sim, err := simulation.SimulatorContract()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,9 +299,9 @@ func fuzzWalletPlan(t testing.TB, v3 ...bool) *walletPlan {
 	for _, m := range []string{"routeBuy", "routeSell", "routeMark"} {
 		inputs[m] = sim.ABI.Methods[m].ID
 	}
-	pl := newWalletPlan(SimulationRequest{Token: common.HexToAddress("0x01"), Pool: common.HexToAddress("0x02"), FeeBps: 30,
-		QuoteReserve: big.NewInt(1e18), TokenReserve: big.NewInt(1e18), BlockTime: 1, DelayedSell: DefaultDelayedSell},
-		len(v3) > 0 && v3[0], big.NewInt(1e15), DefaultStepGas, StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode}},
+	pl := simulation.NewWalletPlan(simulation.SimulationRequest{Token: common.HexToAddress("0x01"), Pool: common.HexToAddress("0x02"), FeeBps: 30,
+		QuoteReserve: big.NewInt(1e18), TokenReserve: big.NewInt(1e18), BlockTime: 1, DelayedSell: simulation.DefaultDelayedSell},
+		len(v3) > 0 && v3[0], big.NewInt(1e15), simulation.DefaultStepGas, node.StateOverride{simulation.SimulatorAddress: {Code: sim.DeployedBytecode}},
 		inputs["routeBuy"], inputs["routeSell"], inputs["routeMark"])
 	if pl == nil {
 		t.Fatal("no wallet plan")
@@ -326,18 +331,18 @@ func (f *fuzzAnswer) byte() byte {
 
 // amount is a value near what the plan trades: zero, a ladder step (±1),
 // the quoted buy, a small number, or raw bytes.
-func (f *fuzzAnswer) amount(pl *walletPlan) *big.Int {
+func (f *fuzzAnswer) amount(pl *simulation.WalletPlan) *big.Int {
 	switch k := f.byte(); k % 6 {
 	case 0:
 		return new(big.Int)
 	case 1, 2:
-		if len(pl.sellLadder) == 0 {
+		if len(pl.SellLadder) == 0 {
 			return big.NewInt(int64(k))
 		}
-		v := new(big.Int).Set(pl.sellLadder[int(f.byte())%len(pl.sellLadder)])
+		v := new(big.Int).Set(pl.SellLadder[int(f.byte())%len(pl.SellLadder)])
 		return v.Add(v, big.NewInt(int64(f.byte()%3)-1))
 	case 3:
-		return new(big.Int).Mul(big.NewInt(int64(k%4)+1), pl.xferSmallest)
+		return new(big.Int).Mul(big.NewInt(int64(k%4)+1), pl.XferSmallest)
 	case 4:
 		return big.NewInt(int64(f.byte()))
 	default:
@@ -350,7 +355,7 @@ func (f *fuzzAnswer) amount(pl *walletPlan) *big.Int {
 	}
 }
 
-func (f *fuzzAnswer) result(pl *walletPlan) simResult {
+func (f *fuzzAnswer) result(pl *simulation.WalletPlan) simulation.SimResult {
 	bit := func() bool { return f.byte()%2 == 1 }
 	a := func() *big.Int { return f.amount(pl) }
 	reason := func() []byte {
@@ -360,10 +365,10 @@ func (f *fuzzAnswer) result(pl *walletPlan) simResult {
 		case 1:
 			return []byte("max tx")
 		}
-		out, _ := abi.Arguments{{Type: mustType("string")}}.Pack("blocked")
-		return append(selErrorString.bytes(), out...)
+		out, _ := abi.Arguments{{Type: revert.MustType("string")}}.Pack("blocked")
+		return append(revert.SelErrorString.Bytes(), out...)
 	}
-	return simResult{
+	return simulation.SimResult{
 		BuyOk: bit(), BuyError: reason(), BuyGas: a(), BuyExpected: a(), BuyReceived: a(), QuoteSpent: a(),
 		TransferOk: bit(), TransferError: reason(), TransferSent: a(), TransferReceived: a(),
 		SellOk: bit(), SellError: reason(), SellGas: a(), SellSent: a(), SellPoolReceived: a(), SellExpected: a(), SellReceived: a(),
@@ -371,22 +376,22 @@ func (f *fuzzAnswer) result(pl *walletPlan) simResult {
 	}
 }
 
-func (f *fuzzAnswer) build(t testing.TB, parsed abi.ABI, pl *walletPlan) []simBlockResult {
+func (f *fuzzAnswer) build(t testing.TB, parsed abi.ABI, pl *simulation.WalletPlan) []simulation.SimBlockResult {
 	t.Helper()
-	out := make([]simBlockResult, len(pl.blocks))
-	for b, blk := range pl.blocks {
+	out := make([]simulation.SimBlockResult, len(pl.Blocks))
+	for b, blk := range pl.Blocks {
 		for _, call := range blk.Calls {
-			c := simCallResult{Status: 1, GasUsed: hexutil.Uint64(f.byte()) * 1000}
+			c := simulation.SimCallResult{Status: 1, GasUsed: hexutil.Uint64(f.byte()) * 1000}
 			if f.byte()%5 == 0 {
 				c.Status = 0
 				c.Error = &struct {
 					Code    int    `json:"code"`
 					Message string `json:"message"`
 					Data    string `json:"data"`
-				}{Code: 3, Message: "execution reverted", Data: hexutil.Encode(append(selErrorString.bytes(), f.byte()))}
+				}{Code: 3, Message: "execution reverted", Data: hexutil.Encode(append(revert.SelErrorString.Bytes(), f.byte()))}
 			}
 			switch {
-			case call.To != SimulatorAddress:
+			case call.To != simulation.SimulatorAddress:
 				c.ReturnData = common.LeftPadBytes(f.amount(pl).Bytes(), 32)
 			case bytes.HasPrefix(call.Input, parsed.Methods["routeMark"].ID):
 				c.ReturnData = common.LeftPadBytes(big.NewInt(int64(f.byte())*3000).Bytes(), 32)
@@ -413,7 +418,7 @@ func (f *fuzzAnswer) build(t testing.TB, parsed abi.ABI, pl *walletPlan) []simBl
 // packer maps struct fields by name through reflection on every call,
 // which cost the fuzzer four fifths of its time; TestPackSimResult checks
 // the two encodings agree.
-func packSimResult(r simResult) []byte {
+func packSimResult(r simulation.SimResult) []byte {
 	v := reflect.ValueOf(r)
 	n := v.NumField()
 	word := func(b []byte) []byte { return common.LeftPadBytes(b, 32) }
@@ -448,7 +453,7 @@ func packSimResult(r simResult) []byte {
 // TestPackSimResult: the fuzzer's fast packer writes what go-ethereum's
 // ABI packer writes for the Simulator's output.
 func TestPackSimResult(t *testing.T) {
-	sim, err := simulatorContract()
+	sim, err := simulation.SimulatorContract()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +475,7 @@ func TestPackSimResult(t *testing.T) {
 // not panic, never report a sell without a buy, and keep every percentage
 // in [0, 100] and every trade limit's accepted size below the refused one.
 func FuzzWalletDecode(f *testing.F) {
-	sim, err := simulatorContract()
+	sim, err := simulation.SimulatorContract()
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -487,10 +492,10 @@ func FuzzWalletDecode(f *testing.F) {
 		pl := fuzzWalletPlan(t, v3)
 		// Input that is JSON is a node's raw answer; any other input
 		// builds an answer of the plan's shape.
-		if json.Unmarshal(data, &pl.out) != nil {
-			pl.out = (&fuzzAnswer{data: data}).build(t, sim.ABI, pl)
+		if json.Unmarshal(data, &pl.Out) != nil {
+			pl.Out = (&fuzzAnswer{data: data}).build(t, sim.ABI, pl)
 		}
-		w, note := pl.decode(sim.ABI, rpc.BatchElem{})
+		w, note := pl.Decode(sim.ABI, rpc.BatchElem{})
 		if w == nil {
 			if note == "" {
 				t.Error("no result and no reason")
@@ -530,7 +535,7 @@ func FuzzWalletDecode(f *testing.F) {
 // the holding.
 func TestWalletSellLadder(t *testing.T) {
 	pl := fuzzWalletPlan(t)
-	ladder := pl.sellLadder
+	ladder := pl.SellLadder
 	smallest, largest := ladder[len(ladder)-1], ladder[0]
 	frac := func(num, den int64) *big.Int {
 		return new(big.Int).Div(new(big.Int).Mul(largest, big.NewInt(num)), big.NewInt(den))
@@ -574,7 +579,7 @@ func TestWalletSellLadder(t *testing.T) {
 // simulator alone, on the devnet's clean token.
 func BenchmarkSimulationPaths(b *testing.B) {
 	dn := startAdapterNet(b)
-	c := NewClient("devnet", []string{dn.RPCURL()}, ClientOptions{})
+	c := node.NewClient("devnet", []string{dn.RPCURL()}, node.ClientOptions{})
 	tok, _ := dn.Manifest().Token("clean")
 	weth, pair := common.HexToAddress(dn.Manifest().WETH), common.HexToAddress(tok.Pair)
 	var t0, res hexutil.Bytes
@@ -582,8 +587,8 @@ func BenchmarkSimulationPaths(b *testing.B) {
 		Time hexutil.Uint64 `json:"timestamp"`
 	}
 	elems := []rpc.BatchElem{
-		CallElem(CallMsg{To: pair, Data: SelectorOf("token0()").bytes()}, nil, &t0),
-		CallElem(CallMsg{To: pair, Data: SelectorOf("getReserves()").bytes()}, nil, &res),
+		node.CallElem(node.CallMsg{To: pair, Data: bytecode.SelectorOf("token0()").Bytes()}, nil, &t0),
+		node.CallElem(node.CallMsg{To: pair, Data: bytecode.SelectorOf("getReserves()").Bytes()}, nil, &res),
 		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
 	}
 	if err := c.Batch(b.Context(), elems); err != nil || elems[1].Error != nil {
@@ -599,8 +604,8 @@ func BenchmarkSimulationPaths(b *testing.B) {
 	}{{"wallet+contract", other}, {"contract_only", nil}} {
 		b.Run(tt.name, func(b *testing.B) {
 			for range b.N {
-				elems, decode, err := SimulationCall(SimulationRequest{Token: common.HexToAddress(tok.Address), Pool: pair, PoolKind: "v2",
-					Quote: weth, Wrapped: weth, FeeBps: 30, QuoteReserve: quote, TokenReserve: tt.tokenReserve, BlockTime: uint64(head.Time), DelayedSell: DefaultDelayedSell})
+				elems, decode, err := simulation.SimulationCall(simulation.SimulationRequest{Token: common.HexToAddress(tok.Address), Pool: pair, PoolKind: "v2",
+					Quote: weth, Wrapped: weth, FeeBps: 30, QuoteReserve: quote, TokenReserve: tt.tokenReserve, BlockTime: uint64(head.Time), DelayedSell: simulation.DefaultDelayedSell})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -608,7 +613,7 @@ func BenchmarkSimulationPaths(b *testing.B) {
 					b.Fatal(err)
 				}
 				sim, err := decode()
-				if err != nil || !analysis.EVMNotHoneypot(sim) || sim.Cooldown == nil || (tt.tokenReserve != nil) != (sim.Path == PathWallet) {
+				if err != nil || !analysis.EVMNotHoneypot(sim) || sim.Cooldown == nil || (tt.tokenReserve != nil) != (sim.Path == simulation.PathWallet) {
 					b.Fatalf("simulation %s: %v", simString(sim), err)
 				}
 			}

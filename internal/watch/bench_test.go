@@ -14,6 +14,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/evm"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/watch"
@@ -30,7 +31,7 @@ func BenchmarkRequestsPerTick(b *testing.B) {
 	bn := newBench(b)
 	ch, _ := bn.reg.Get(devnet.ChainKey)
 	var logCalls atomic.Int64
-	client := evm.NewClient(ch.Key, ch.RPC, evm.ClientOptions{})
+	client := node.NewClient(ch.Key, ch.RPC, node.ClientOptions{})
 	src := watch.RPCLogs{Client: client}
 	const watched, active = 10_000, 100
 	addrs := make([]common.Address, 0, 2*watched)

@@ -31,7 +31,7 @@ var (
 // Paused/Unpaused, and a V2 pool's Burn and Sync.
 var Topics = []common.Hash{topicTransfer, topicOwnershipTransferred, topicUpgraded, topicPaused, topicUnpaused, topicBurn, topicSync}
 
-// Batcher sends JSON-RPC calls as one batch (*evm.Client implements it).
+// Batcher sends JSON-RPC calls as one batch (*node.Client implements it).
 type Batcher interface {
 	Call(ctx context.Context, result any, method string, args ...any) error
 	Batch(ctx context.Context, elems []rpc.BatchElem) error

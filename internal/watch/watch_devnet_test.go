@@ -16,6 +16,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/evm"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
 	"github.com/tokenrisk/tokenrisk/internal/metrics"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
@@ -93,7 +94,7 @@ type bench struct {
 	pub    *recorder
 	mu     sync.Mutex
 	offset time.Duration
-	logs   *evm.Client
+	logs   *node.Client
 	obs    watch.Observer
 }
 
@@ -127,7 +128,7 @@ func newBench(t testing.TB) *bench {
 	t.Cleanup(func() { st.Close() })
 	ch, _ := reg.Get(devnet.ChainKey)
 	return &bench{dn: dn, m: dn.Manifest(), reg: reg, engine: engine, st: st, pub: newRecorder(),
-		logs: evm.NewClient(ch.Key, ch.RPC, evm.ClientOptions{})}
+		logs: node.NewClient(ch.Key, ch.RPC, node.ClientOptions{})}
 }
 
 func (b *bench) now() time.Time {

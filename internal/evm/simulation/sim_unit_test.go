@@ -1,8 +1,9 @@
-package evm
+package simulation
 
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func TestLossPct(t *testing.T) {
 
 func TestFillSimulationNeverInventsAPass(t *testing.T) {
 	zero := big.NewInt(0)
-	r := &simResult{BuyOk: true, BuyGas: big.NewInt(90_000), BuyExpected: big.NewInt(1000), BuyReceived: big.NewInt(950),
+	r := &SimResult{BuyOk: true, BuyGas: big.NewInt(90_000), BuyExpected: big.NewInt(1000), BuyReceived: big.NewInt(950),
 		TransferOk: false, TransferError: []byte("blocked"), TransferSent: big.NewInt(95), TransferReceived: zero,
 		SellOk: false, SellError: nil, SellGas: zero, SellSent: big.NewInt(855), SellPoolReceived: zero, SellExpected: zero, SellReceived: zero}
 	res := newSimulationFor(r)
@@ -81,13 +82,13 @@ func TestSimulationCallRejectsWhatItCannotSimulate(t *testing.T) {
 }
 
 func TestApplyDelayedSell(t *testing.T) {
-	sim, err := simulatorContract()
+	sim, err := SimulatorContract()
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := big.NewInt
 	result := func(buyOk, sellOk bool, sellErr string) []byte {
-		r := simResult{BuyOk: buyOk, BuyGas: n(1), BuyExpected: n(100), BuyReceived: n(100), QuoteSpent: n(1),
+		r := SimResult{BuyOk: buyOk, BuyGas: n(1), BuyExpected: n(100), BuyReceived: n(100), QuoteSpent: n(1),
 			TransferSent: n(0), TransferReceived: n(0), SellOk: sellOk, SellError: []byte(sellErr), SellGas: n(50_000),
 			SellSent: n(100), SellPoolReceived: n(90), SellExpected: n(10), SellReceived: n(10), BuyError: []byte{}, TransferError: []byte{},
 			BuyFull: n(100), BuyRefused: n(0), SellRefused: n(0), XferDropPpm: n(0), SellDropPpm: n(0)}
@@ -97,13 +98,13 @@ func TestApplyDelayedSell(t *testing.T) {
 		}
 		return out
 	}
-	blocks := func(buy, sell []byte) []simBlockResult {
-		return []simBlockResult{{Calls: []simCallResult{{ReturnData: buy, Status: 1}}}, {Calls: []simCallResult{{ReturnData: sell, Status: 1}}}}
+	blocks := func(buy, sell []byte) []SimBlockResult {
+		return []SimBlockResult{{Calls: []SimCallResult{{ReturnData: buy, Status: 1}}}, {Calls: []SimCallResult{{ReturnData: sell, Status: 1}}}}
 	}
 	tests := []struct {
 		name           string
 		immediateSell  bool
-		blocks         []simBlockResult
+		blocks         []SimBlockResult
 		nodeErr        error
 		wantSell       string
 		wantCooldown   string
@@ -140,11 +141,25 @@ func FuzzDecodeSimulator(f *testing.F) {
 	f.Add([]byte{})
 	f.Add(make([]byte, 32*20))
 	f.Add(bytes.Repeat([]byte{0xff}, 64))
-	sim, err := simulatorContract()
+	sim, err := SimulatorContract()
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = decodeSimResult(sim.ABI, data)
 	})
+}
+
+func fmtPtr[T any](p *T) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
+}
+
+// newSimulationFor runs fillSimulation on a fresh result.
+func newSimulationFor(r *SimResult) *analysis.EVMSimulation {
+	res := &analysis.EVMSimulation{}
+	fillSimulation(res, r, true)
+	return res
 }

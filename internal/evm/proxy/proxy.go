@@ -1,6 +1,10 @@
-package evm
+package proxy
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -52,7 +56,7 @@ func ProxySlotCalls(addr common.Address) ([]rpc.BatchElem, func() (ProxySlots, e
 	out := make([]hexutil.Bytes, len(slots))
 	elems := make([]rpc.BatchElem, len(slots))
 	for i, s := range slots {
-		elems[i] = StorageElem(addr, s, &out[i])
+		elems[i] = node.StorageElem(addr, s, &out[i])
 	}
 	decode := func() (ProxySlots, error) {
 		var v [6]common.Address
@@ -101,7 +105,7 @@ func (p *ProxyInfo) Upgradeable(implUpgradable bool) bool {
 	case ProxyBeacon:
 		return true
 	case ProxyEIP1967, ProxyZeppelinOS:
-		if p.Admin != nil && !isBurn(*p.Admin) {
+		if p.Admin != nil && !holder.IsBurn(*p.Admin) {
 			return true
 		}
 	}
@@ -120,7 +124,7 @@ func (p *ProxyInfo) UpgradeAuthority() *common.Address {
 // DetectProxy decides whether code (analysed as report) with slots is a
 // proxy. Slot values only count when the code can delegate: a stray value
 // in a slot of a contract that never delegates is not a proxy.
-func DetectProxy(report CodeReport, slots ProxySlots) *ProxyInfo {
+func DetectProxy(report bytecode.CodeReport, slots ProxySlots) *ProxyInfo {
 	if report.MinimalProxyTarget != nil {
 		return &ProxyInfo{Kind: ProxyEIP1167, Implementation: *report.MinimalProxyTarget}
 	}
@@ -167,17 +171,17 @@ func ProxyDetailCalls(p *ProxyInfo) ([]rpc.BatchElem, func() ([]byte, error)) {
 	)
 	if p.Beacon != nil {
 		beaconIdx = len(elems)
-		elems = append(elems, CallElem(CallMsg{To: *p.Beacon, Data: SelImplementation[:], Gas: 100_000}, nil, &beaconOut))
+		elems = append(elems, node.CallElem(node.CallMsg{To: *p.Beacon, Data: bytecode.SelImplementation[:], Gas: 100_000}, nil, &beaconOut))
 	}
 	if p.Admin != nil {
 		adminIdx = len(elems)
-		elems = append(elems, CodeElem(*p.Admin, &adminCode))
+		elems = append(elems, node.CodeElem(*p.Admin, &adminCode))
 		ownIdx = len(elems)
-		elems = append(elems, CallElem(CallMsg{To: *p.Admin, Data: SelOwner[:], Gas: 100_000}, nil, &ownOut))
+		elems = append(elems, node.CallElem(node.CallMsg{To: *p.Admin, Data: bytecode.SelOwner[:], Gas: 100_000}, nil, &ownOut))
 	}
 	if p.Implementation != (common.Address{}) {
 		impIdx = len(elems)
-		elems = append(elems, CodeElem(p.Implementation, &impCode))
+		elems = append(elems, node.CodeElem(p.Implementation, &impCode))
 	}
 	decode := func() ([]byte, error) {
 		if beaconIdx >= 0 {

@@ -1,6 +1,8 @@
-package evm
+package holder
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"context"
 	"errors"
 	"fmt"
@@ -67,7 +69,7 @@ type HolderScan struct {
 	// scan then starts there and can still be complete).
 	Created *uint64
 
-	firstMintBlock uint64
+	FirstMintBlock uint64
 }
 
 // Seen is when something happened: a block, and its timestamp when the
@@ -76,7 +78,7 @@ type HolderScan struct {
 type Seen struct {
 	Block, Time uint64
 	Index       uint
-	From        common.Address
+	from        common.Address
 }
 
 // before orders sightings by block, then log index.
@@ -111,8 +113,8 @@ func (s *HolderScan) Holders() []Holder {
 // tooMuch reports whether an eth_getLogs error asks for a smaller range:
 // providers word it as "query returned more than 10000 results", "block
 // range is too large", "limit exceeded", "response size exceeded", …
-func tooMuch(err error) bool {
-	var re *RPCError
+func TooMuch(err error) bool {
+	var re *node.RPCError
 	if errors.As(err, &re) && re.Code == -32005 {
 		return true
 	}
@@ -122,7 +124,7 @@ func tooMuch(err error) bool {
 			return true
 		}
 	}
-	var te *TransportError
+	var te *node.TransportError
 	return errors.As(err, &te) && te.Timeout
 }
 
@@ -134,7 +136,7 @@ func tooMuch(err error) bool {
 // Logs are applied in any order (balances are sums; first sightings keep
 // the lowest block). A result is always returned unless no page at all
 // could be read; past the budget it is partial (Complete false).
-func RebuildHolders(ctx context.Context, c *Client, token common.Address, latest uint64, budget HolderBudget) (*HolderScan, error) {
+func RebuildHolders(ctx context.Context, c *node.Client, token common.Address, latest uint64, budget HolderBudget) (*HolderScan, error) {
 	if budget.Duration <= 0 {
 		budget.Duration = 3 * time.Second
 	}
@@ -226,7 +228,7 @@ func chunks(r blockRange, size uint64) []blockRange {
 // logWalk is the shared state of a rebuild's workers.
 type logWalk struct {
 	s      *HolderScan
-	c      *Client
+	c      *node.Client
 	token  common.Address
 	latest uint64
 	start  uint64 // first block of the scan (moves to the creation block)
@@ -281,7 +283,7 @@ func (w *logWalk) fetch(r blockRange) ([]types.Log, error) {
 		return nil, err
 	}
 	var logs []types.Log
-	elems := []rpc.BatchElem{{Method: "eth_getLogs", Args: []any{logFilter{
+	elems := []rpc.BatchElem{{Method: "eth_getLogs", Args: []any{node.LogFilter{
 		FromBlock: hexutil.Uint64(r.from), ToBlock: hexutil.Uint64(r.to),
 		Address: []common.Address{w.token}, Topics: [][]common.Hash{{TransferTopic}},
 	}}, Result: &logs}}
@@ -312,7 +314,7 @@ func (w *logWalk) handle(r blockRange, logs []types.Log, err error) {
 		w.stop("time budget reached")
 		return
 	}
-	if !tooMuch(err) {
+	if !TooMuch(err) {
 		w.stop("provider refused the log query: " + err.Error())
 		return
 	}
@@ -352,9 +354,9 @@ func (s *HolderScan) apply(logs []types.Log) {
 		v := new(big.Int).SetBytes(l.Data[:32])
 		s.Transfers++
 		if from == (common.Address{}) {
-			if s.FirstMintTo == nil || l.BlockNumber < s.firstMintBlock {
+			if s.FirstMintTo == nil || l.BlockNumber < s.FirstMintBlock {
 				t := to
-				s.FirstMintTo, s.firstMintBlock = &t, l.BlockNumber
+				s.FirstMintTo, s.FirstMintBlock = &t, l.BlockNumber
 			}
 		} else {
 			b := s.balance(from)
@@ -362,7 +364,7 @@ func (s *HolderScan) apply(logs []types.Log) {
 		}
 		b := s.balance(to)
 		b.Add(b, v)
-		if n := (Seen{Block: l.BlockNumber, Time: l.BlockTimestamp, Index: l.Index, From: from}); !s.seen(to) || n.before(s.FirstIn[to]) {
+		if n := (Seen{Block: l.BlockNumber, Time: l.BlockTimestamp, Index: l.Index, from: from}); !s.seen(to) || n.before(s.FirstIn[to]) {
 			s.FirstIn[to] = n
 		}
 	}
@@ -389,7 +391,7 @@ const locateFanout = 16
 // 16-way search over eth_getCode at historical blocks (one batch per
 // round, about five rounds on a 20M-block chain). It needs a node that
 // serves historical state; an error means the block is unknown.
-func LocateCreation(ctx context.Context, c *Client, token common.Address, latest uint64) (uint64, error) {
+func LocateCreation(ctx context.Context, c *node.Client, token common.Address, latest uint64) (uint64, error) {
 	lo, hi := uint64(0), latest // invariant: no code at lo-1 is unknown; code at hi
 	for hi-lo > 1 {
 		step := (hi - lo) / locateFanout
@@ -434,12 +436,12 @@ func LocateCreation(ctx context.Context, c *Client, token common.Address, latest
 }
 
 // isBurn reports whether a is the zero or the conventional dead address.
-func isBurn(a common.Address) bool {
+func IsBurn(a common.Address) bool {
 	return a == (common.Address{}) || a == common.HexToAddress("0x000000000000000000000000000000000000dEaD")
 }
 
 // topHolders are the largest holders of a scan (nil scan: none).
-func topHolders(hs *HolderScan) []Holder {
+func TopHolders(hs *HolderScan) []Holder {
 	if hs == nil {
 		return nil
 	}

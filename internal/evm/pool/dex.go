@@ -1,6 +1,8 @@
-package evm
+package pool
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/lens"
+
 	"math/big"
 	"sort"
 
@@ -32,8 +34,8 @@ type Pool struct {
 
 // lensPlan is a lens request for one token on one chain, with the layout
 // needed to read its answer back.
-type lensPlan struct {
-	req   LensRequest
+type LensPlan struct {
+	Req   lens.LensRequest
 	chain chains.Chain
 	token common.Address
 	// tokenPairs maps a pair index to the quote token it pairs with.
@@ -48,21 +50,21 @@ type lensPlan struct {
 // newLensPlan plans the lens call for token on ch: the token against every
 // quote token (with LP holdings of burn addresses and lockers) and every
 // non-stable quote token against every stable one (USD prices).
-func newLensPlan(ch chains.Chain, token common.Address, holders []common.Address) *lensPlan {
-	p := &lensPlan{
+func NewLensPlan(ch chains.Chain, token common.Address, holders []common.Address) *LensPlan {
+	p := &LensPlan{
 		chain:      ch,
 		token:      token,
 		tokenPairs: map[int]chains.QuoteToken{},
 		pricePairs: map[int][2]chains.QuoteToken{},
 	}
-	var pairs []LensPair
+	var pairs []lens.LensPair
 	for _, q := range ch.QuoteTokens {
 		qa := common.HexToAddress(q.Address)
 		if qa == token {
 			continue
 		}
 		p.tokenPairs[len(pairs)] = q
-		pairs = append(pairs, LensPair{A: token, B: qa, LP: true})
+		pairs = append(pairs, lens.LensPair{A: token, B: qa, LP: true})
 	}
 	for _, q := range ch.QuoteTokens {
 		if q.USDStable {
@@ -73,7 +75,7 @@ func newLensPlan(ch chains.Chain, token common.Address, holders []common.Address
 				continue
 			}
 			p.pricePairs[len(pairs)] = [2]chains.QuoteToken{q, s}
-			pairs = append(pairs, LensPair{A: common.HexToAddress(q.Address), B: common.HexToAddress(s.Address)})
+			pairs = append(pairs, lens.LensPair{A: common.HexToAddress(q.Address), B: common.HexToAddress(s.Address)})
 		}
 	}
 	for _, b := range ch.BurnAddresses {
@@ -83,7 +85,7 @@ func newLensPlan(ch chains.Chain, token common.Address, holders []common.Address
 		p.lockers = append(p.lockers, common.HexToAddress(l.Address))
 		p.lockerNames = append(p.lockerNames, l.Name)
 	}
-	p.req = LensRequest{
+	p.Req = lens.LensRequest{
 		Token:     token,
 		Holders:   holders,
 		DEXes:     ch.DEXes,
@@ -106,7 +108,7 @@ func dexUnits(v *big.Int, decimals int) float64 {
 func dexFungibleLP(kind string) bool { return kind == "v2" || kind == "solidly" }
 
 // dexReserves orients a pool's reserves as (a, b) for the pair (a, b).
-func dexReserves(lp LensPool, a common.Address) (ra, rb *big.Int, aIsToken0 *bool) {
+func dexReserves(lp lens.LensPool, a common.Address) (ra, rb *big.Int, aIsToken0 *bool) {
 	if lp.Token0 != nil {
 		t0 := *lp.Token0 == a
 		aIsToken0 = &t0
@@ -123,7 +125,7 @@ func dexReserves(lp LensPool, a common.Address) (ra, rb *big.Int, aIsToken0 *boo
 // quotePrices values every quote token in USD from the chain's own pools:
 // stables are 1 USD; a volatile quote gets its price from its deepest
 // V2-style pool against a stable (V3 balances are not a price).
-func (p *lensPlan) quotePrices(res *LensResult) map[common.Address]float64 {
+func (p *LensPlan) quotePrices(res *lens.LensResult) map[common.Address]float64 {
 	prices := map[common.Address]float64{}
 	for _, q := range p.chain.QuoteTokens {
 		if q.USDStable {
@@ -132,7 +134,7 @@ func (p *lensPlan) quotePrices(res *LensResult) map[common.Address]float64 {
 	}
 	depth := map[common.Address]float64{}
 	for _, lp := range res.Pools {
-		pair, ok := p.pricePairs[lp.Pair]
+		pair, ok := p.pricePairs[lp.LensPair]
 		if !ok || lp.DEX >= len(p.chain.DEXes) || !dexFungibleLP(p.chain.DEXes[lp.DEX].Kind) || lp.Stable {
 			continue
 		}
@@ -153,11 +155,11 @@ func (p *lensPlan) quotePrices(res *LensResult) map[common.Address]float64 {
 
 // pools reads the token's pools out of a lens answer, valued in USD,
 // deepest first. owner is the owner address when known (LP share held).
-func (p *lensPlan) pools(res *LensResult) []Pool {
+func (p *LensPlan) Pools(res *lens.LensResult) []Pool {
 	prices := p.quotePrices(res)
 	var out []Pool
 	for _, lp := range res.Pools {
-		q, ok := p.tokenPairs[lp.Pair]
+		q, ok := p.tokenPairs[lp.LensPair]
 		if !ok || lp.DEX >= len(p.chain.DEXes) {
 			continue
 		}
@@ -165,11 +167,11 @@ func (p *lensPlan) pools(res *LensResult) []Pool {
 		qa := common.HexToAddress(q.Address)
 		rt, rq, tokenIs0 := dexReserves(lp, p.token)
 		pool := Pool{
-			DEX: dex, Quote: q, Address: lp.Address, QuoteAddress: qa,
+			DEX: dex, Quote: q, Address: lp.LensAddress, QuoteAddress: qa,
 			TokenIsToken0: tokenIs0, TokenReserve: rt, QuoteReserve: rq,
 		}
 		rep := analysis.EVMPool{
-			DEX: dex.Name, Kind: dex.Kind, Address: lp.Address.Hex(),
+			DEX: dex.Name, Kind: dex.Kind, Address: lp.LensAddress.Hex(),
 			QuoteToken: q.Symbol, QuoteAddress: qa.Hex(), Stable: lp.Stable,
 		}
 		if dex.Kind == "v3" {
@@ -196,10 +198,10 @@ func (p *lensPlan) pools(res *LensResult) []Pool {
 			pool.LPSupply = lp.LPSupply
 			burned := dexSum(lp.LPBalances[:len(p.burns)])
 			locked := dexSum(lp.LPBalances[len(p.burns) : len(p.burns)+len(p.lockers)])
-			rep.LPBurnedPct = dexPct(burned, lp.LPSupply)
-			rep.LPLockedPct = dexPct(locked, lp.LPSupply)
+			rep.LPBurnedPct = DexPct(burned, lp.LPSupply)
+			rep.LPLockedPct = DexPct(locked, lp.LPSupply)
 			if res.OwnerFunc && res.Owner != (common.Address{}) {
-				rep.LPOwnerPct = dexPct(lp.LPBalances[len(lp.LPBalances)-1], lp.LPSupply)
+				rep.LPOwnerPct = DexPct(lp.LPBalances[len(lp.LPBalances)-1], lp.LPSupply)
 			}
 			for i, b := range lp.LPBalances[len(p.burns) : len(p.burns)+len(p.lockers)] {
 				if b != nil && b.Sign() > 0 {
@@ -231,7 +233,7 @@ func dexSum(vs []*big.Int) *big.Int {
 }
 
 // dexPct is part/total in percent (two decimals), nil when total is unknown.
-func dexPct(part, total *big.Int) *float64 {
+func DexPct(part, total *big.Int) *float64 {
 	if part == nil || total == nil || total.Sign() <= 0 {
 		return nil
 	}
@@ -242,11 +244,11 @@ func dexPct(part, total *big.Int) *float64 {
 
 // fundPool is the deepest V2-style pool of the pair (wrapped, quote) among
 // the lens's pricing pools, used to buy quote with the wrapped native.
-func (p *lensPlan) fundPool(res *LensResult, wrapped, quote common.Address) *common.Address {
+func (p *LensPlan) FundPool(res *lens.LensResult, wrapped, quote common.Address) *common.Address {
 	var best *common.Address
 	depth := new(big.Int)
 	for _, lp := range res.Pools {
-		pair, ok := p.pricePairs[lp.Pair]
+		pair, ok := p.pricePairs[lp.LensPair]
 		if !ok || lp.DEX >= len(p.chain.DEXes) || !dexFungibleLP(p.chain.DEXes[lp.DEX].Kind) || lp.Stable {
 			continue
 		}
@@ -255,7 +257,7 @@ func (p *lensPlan) fundPool(res *LensResult, wrapped, quote common.Address) *com
 		}
 		_, rq, _ := dexReserves(lp, wrapped)
 		if rq != nil && rq.Cmp(depth) > 0 {
-			a := lp.Address
+			a := lp.LensAddress
 			best, depth = &a, rq
 		}
 	}

@@ -1,6 +1,10 @@
-package evm
+package simulation
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/revert"
+
 	"fmt"
 	"math/big"
 	"strings"
@@ -55,8 +59,8 @@ type walletSell struct {
 // walletPlan is the eth_simulateV1 request of the wallet path: block 1
 // buys, tests a transfer and sells; block 2 (one DelayedSell later, when
 // enabled) retries the sell, telling a cooldown from a honeypot.
-type walletPlan struct {
-	blocks       []simBlock
+type WalletPlan struct {
+	Blocks       []simBlock
 	buy          int
 	v3           bool
 	pool         common.Address
@@ -67,9 +71,9 @@ type walletPlan struct {
 	rcptAfter    int
 	sell         walletSell
 	later        *walletSell
-	sellLadder   []*big.Int
-	xferSmallest *big.Int
-	out          []simBlockResult
+	SellLadder   []*big.Int
+	XferSmallest *big.Int
+	Out          []SimBlockResult
 }
 
 // walletBlock collects one block's calls from the wallet.
@@ -81,11 +85,11 @@ func (b *walletBlock) add(to common.Address, gas uint64, input []byte) int {
 }
 
 func balanceOfInput(holder common.Address) []byte {
-	return append(SelBalanceOf.bytes(), common.LeftPadBytes(holder.Bytes(), 32)...)
+	return append(bytecode.SelBalanceOf.Bytes(), common.LeftPadBytes(holder.Bytes(), 32)...)
 }
 
 func transferInput(to common.Address, amount *big.Int) []byte {
-	out := SelectorOf("transfer(address,uint256)").bytes()
+	out := bytecode.SelectorOf("transfer(address,uint256)").Bytes()
 	out = append(out, common.LeftPadBytes(to.Bytes(), 32)...)
 	return append(out, common.LeftPadBytes(amount.Bytes(), 32)...)
 }
@@ -116,12 +120,12 @@ func quoteOut(amountIn, reserveIn, reserveOut *big.Int, feeBps int) *big.Int {
 // approves the simulator, whose swap callback pulls the tokens as
 // Uniswap's router does (the quote, from the pool's balances, is then
 // only an estimate: it sizes the transfer test alone).
-func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint64, overrides StateOverride, buyInput, sellInput, markInput []byte) *walletPlan {
+func NewWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint64, overrides node.StateOverride, buyInput, sellInput, markInput []byte) *WalletPlan {
 	if req.TokenReserve == nil || req.TokenReserve.Sign() <= 0 || req.QuoteReserve == nil {
 		return nil
 	}
 	expected := quoteOut(amount, req.QuoteReserve, req.TokenReserve, req.FeeBps)
-	pl := &walletPlan{v3: v3, pool: req.Pool, markBefore: -1}
+	pl := &WalletPlan{v3: v3, pool: req.Pool, markBefore: -1}
 	for i := range walletSellSteps {
 		if v3 {
 			break
@@ -132,9 +136,9 @@ func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint
 		if step.Sign() == 0 {
 			break
 		}
-		pl.sellLadder = append(pl.sellLadder, step)
+		pl.SellLadder = append(pl.SellLadder, step)
 	}
-	if len(pl.sellLadder) == 0 && !v3 || expected.Sign() == 0 {
+	if len(pl.SellLadder) == 0 && !v3 || expected.Sign() == 0 {
 		return nil
 	}
 	routeGas := stepGas*4 + 500_000
@@ -152,20 +156,20 @@ func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint
 		if amt.Sign() == 0 {
 			continue
 		}
-		pl.xferSmallest = amt
+		pl.XferSmallest = amt
 		pl.xfer = append(pl.xfer, b1.add(req.Token, tokenGas, transferInput(SimulationRecipient, amt)))
 	}
 	pl.sell.before = b1.add(req.Token, walletReadGas, balanceOfInput(SimulationWallet))
 	pl.rcptAfter = b1.add(req.Token, walletReadGas, balanceOfInput(SimulationRecipient))
 	if v3 {
-		approve := SelectorOf("approve(address,uint256)").bytes()
+		approve := bytecode.SelectorOf("approve(address,uint256)").Bytes()
 		approve = append(approve, common.LeftPadBytes(SimulatorAddress.Bytes(), 32)...)
 		approve = append(approve, common.MaxHash.Bytes()...)
 		b1.add(req.Token, tokenGas, approve)
 	}
 	pl.addSell(&b1, &pl.sell, req.Token, tokenGas, routeGas, sellInput, markInput)
-	ov := StateOverride{SimulatorAddress: overrides[SimulatorAddress], SimulationWallet: {Balance: (*hexutil.Big)(big.NewInt(1e18))}}
-	pl.blocks = []simBlock{{StateOverrides: ov, Calls: b1.calls}}
+	ov := node.StateOverride{SimulatorAddress: overrides[SimulatorAddress], SimulationWallet: {Balance: (*hexutil.Big)(big.NewInt(1e18))}}
+	pl.Blocks = []simBlock{{StateOverrides: ov, Calls: b1.calls}}
 
 	if req.DelayedSell > 0 && req.BlockTime > 0 {
 		var b2 walletBlock
@@ -173,7 +177,7 @@ func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint
 		pl.addSell(&b2, later, req.Token, tokenGas, routeGas, sellInput, markInput)
 		pl.later = later
 		at := req.BlockTime + uint64(req.DelayedSell.Seconds())
-		pl.blocks = append(pl.blocks, simBlock{BlockOverrides: map[string]any{"time": hexutil.Uint64(at)}, Calls: b2.calls})
+		pl.Blocks = append(pl.Blocks, simBlock{BlockOverrides: map[string]any{"time": hexutil.Uint64(at)}, Calls: b2.calls})
 	}
 	return pl
 }
@@ -181,12 +185,12 @@ func newWalletPlan(req SimulationRequest, v3 bool, amount *big.Int, stepGas uint
 // addSell appends routeMark, the sell ladder (each step followed by
 // routeSell) or, on a V3 pool, the one routeSell, and the holding read
 // after.
-func (pl *walletPlan) addSell(b *walletBlock, s *walletSell, token common.Address, tokenGas, routeGas uint64, sellInput, markInput []byte) {
+func (pl *WalletPlan) addSell(b *walletBlock, s *walletSell, token common.Address, tokenGas, routeGas uint64, sellInput, markInput []byte) {
 	s.mark = -1
 	if !pl.v3 {
 		s.mark = b.add(SimulatorAddress, routeGas, markInput)
 	}
-	for _, amt := range pl.sellLadder {
+	for _, amt := range pl.SellLadder {
 		s.steps = append(s.steps, b.add(token, tokenGas, transferInput(pl.pool, amt)))
 		s.routes = append(s.routes, b.add(SimulatorAddress, routeGas, sellInput))
 	}
@@ -198,12 +202,12 @@ func (pl *walletPlan) addSell(b *walletBlock, s *walletSell, token common.Addres
 }
 
 // elem is the plan's batch element.
-func (pl *walletPlan) elem() rpc.BatchElem {
-	return rpc.BatchElem{Method: "eth_simulateV1", Args: []any{simOpts{BlockStateCalls: pl.blocks}, "latest"}, Result: &pl.out}
+func (pl *WalletPlan) elem() rpc.BatchElem {
+	return rpc.BatchElem{Method: "eth_simulateV1", Args: []any{simOpts{BlockStateCalls: pl.Blocks}, "latest"}, Result: &pl.Out}
 }
 
 // callWord reads a successful call's first return word.
-func callWord(c simCallResult) (*big.Int, bool) {
+func callWord(c SimCallResult) (*big.Int, bool) {
 	if c.Status != 1 || len(c.ReturnData) < 32 {
 		return nil, false
 	}
@@ -211,27 +215,27 @@ func callWord(c simCallResult) (*big.Int, bool) {
 }
 
 // callFailed describes why a token call did not move anything.
-func callFailed(c simCallResult) string {
+func callFailed(c SimCallResult) string {
 	if c.Status == 1 {
 		return "the transfer returned false"
 	}
 	if c.Error != nil {
 		if data, err := hexutil.Decode(c.Error.Data); err == nil && len(data) > 0 {
-			return RevertReason(data)
+			return revert.RevertReason(data)
 		}
 		if len(c.ReturnData) > 0 {
-			return RevertReason(c.ReturnData)
+			return revert.RevertReason(c.ReturnData)
 		}
 		if c.Error.Message != "" {
-			return SanitiseReason(c.Error.Message)
+			return revert.SanitiseReason(c.Error.Message)
 		}
 	}
-	return RevertReason(c.ReturnData)
+	return revert.RevertReason(c.ReturnData)
 }
 
 // routeResult decodes a routeBuy/routeSell call (they never revert for
 // the token's sake: a failed call means the path did not run).
-func routeResult(parsed abi.ABI, c simCallResult) (*simResult, error) {
+func routeResult(parsed abi.ABI, c SimCallResult) (*SimResult, error) {
 	if c.Status != 1 {
 		return nil, fmt.Errorf("the router call failed (%s)", callFailed(c))
 	}
@@ -251,7 +255,7 @@ type walletSellOutcome struct {
 
 // stepMoved says a token transfer of the ladder went through (it did not
 // revert, nor return false).
-func stepMoved(c simCallResult) bool {
+func stepMoved(c SimCallResult) bool {
 	if c.Status != 1 {
 		return false
 	}
@@ -259,7 +263,7 @@ func stepMoved(c simCallResult) bool {
 	return !ok && len(c.ReturnData) == 0 || ok && w.Sign() != 0
 }
 
-func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s walletSell) (walletSellOutcome, error) {
+func (pl *WalletPlan) decodeSell(parsed abi.ABI, calls []SimCallResult, s walletSell) (walletSellOutcome, error) {
 	before, ok1 := callWord(calls[s.before])
 	after, ok2 := callWord(calls[s.after])
 	if !ok1 || !ok2 {
@@ -274,7 +278,7 @@ func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s wallet
 	left := new(big.Int).Set(before)
 	refused, moved := -1, -1
 	for k, i := range s.steps {
-		amt := pl.sellLadder[k]
+		amt := pl.SellLadder[k]
 		if amt.Cmp(left) > 0 {
 			continue
 		}
@@ -291,10 +295,10 @@ func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s wallet
 	if sent.Sign() <= 0 {
 		switch {
 		case len(s.steps) == 0 && before.Cmp(big.NewInt(1000)) < 0,
-			len(s.steps) > 0 && before.Cmp(pl.sellLadder[len(pl.sellLadder)-1]) < 0:
+			len(s.steps) > 0 && before.Cmp(pl.SellLadder[len(pl.SellLadder)-1]) < 0:
 			return walletSellOutcome{reason: "the wallet held too little to try the sell"}, nil
 		case len(s.steps) == 0: // the router pulled nothing: its swap says why
-			return walletSellOutcome{tried: true, reason: "sell failed: " + RevertReason(route.SellError)}, nil
+			return walletSellOutcome{tried: true, reason: "sell failed: " + revert.RevertReason(route.SellError)}, nil
 		case refused >= 0:
 			return walletSellOutcome{tried: true, reason: "sell failed: " + callFailed(calls[s.steps[refused]])}, nil
 		}
@@ -302,7 +306,7 @@ func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s wallet
 	}
 	out := walletSellOutcome{tried: true, ok: route.SellOk}
 	if !route.SellOk {
-		out.reason = "sell failed: " + RevertReason(route.SellError)
+		out.reason = "sell failed: " + revert.RevertReason(route.SellError)
 		return out, nil
 	}
 	if !pl.v3 {
@@ -314,7 +318,7 @@ func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s wallet
 		out.gas = uint64(calls[s.route].GasUsed)
 	case moved >= 0:
 		if refused >= 0 {
-			out.limit = &analysis.EVMTradeLimit{Refused: pl.sellLadder[refused].String(), Accepted: pl.sellLadder[moved].String()}
+			out.limit = &analysis.EVMTradeLimit{Refused: pl.SellLadder[refused].String(), Accepted: pl.SellLadder[moved].String()}
 		}
 		out.gas = uint64(calls[s.steps[moved]].GasUsed) + uint64(calls[s.routes[moved]].GasUsed)
 	}
@@ -325,26 +329,26 @@ func (pl *walletPlan) decodeSell(parsed abi.ABI, calls []simCallResult, s wallet
 
 // decode reads the wallet path's answer: nil and the reason when it did
 // not run (no eth_simulateV1, a broken answer, the router failing).
-func (pl *walletPlan) decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSimulation, string) {
+func (pl *WalletPlan) Decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSimulation, string) {
 	if el.Error != nil {
-		return nil, "the node did not run eth_simulateV1: " + safeErr(el.Error)
+		return nil, "the node did not run eth_simulateV1: " + node.SafeErr(el.Error)
 	}
-	if len(pl.out) != len(pl.blocks) {
-		return nil, fmt.Sprintf("eth_simulateV1 answered %d blocks for %d", len(pl.out), len(pl.blocks))
+	if len(pl.Out) != len(pl.Blocks) {
+		return nil, fmt.Sprintf("eth_simulateV1 answered %d blocks for %d", len(pl.Out), len(pl.Blocks))
 	}
-	for i, b := range pl.out {
-		if len(b.Calls) != len(pl.blocks[i].Calls) {
-			return nil, fmt.Sprintf("eth_simulateV1 answered %d calls for %d", len(b.Calls), len(pl.blocks[i].Calls))
+	for i, b := range pl.Out {
+		if len(b.Calls) != len(pl.Blocks[i].Calls) {
+			return nil, fmt.Sprintf("eth_simulateV1 answered %d calls for %d", len(b.Calls), len(pl.Blocks[i].Calls))
 		}
 	}
-	calls := pl.out[0].Calls
+	calls := pl.Out[0].Calls
 	buy, err := routeResult(parsed, calls[pl.buy])
 	if err != nil {
 		return nil, "the wallet's buy: " + err.Error()
 	}
 	w := &analysis.EVMSimulation{CanBuy: new(buy.BuyOk)}
 	if !buy.BuyOk {
-		msg := "buy failed: " + RevertReason(buy.BuyError)
+		msg := "buy failed: " + revert.RevertReason(buy.BuyError)
 		w.Error = &msg
 		return w, ""
 	}
@@ -366,7 +370,7 @@ func (pl *walletPlan) decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSim
 		errs = append(errs, "transfer not measured: a balance was unreadable")
 	case held.Cmp(left) > 0:
 		w.TransferTax = lossPct(new(big.Int).Sub(r1, r0), new(big.Int).Sub(held, left))
-	case pl.xferSmallest == nil || held.Cmp(pl.xferSmallest) < 0:
+	case pl.XferSmallest == nil || held.Cmp(pl.XferSmallest) < 0:
 		errs = append(errs, "transfer not tried: the wallet held too little")
 	default:
 		errs = append(errs, "transfer failed: "+callFailed(calls[pl.xfer[len(pl.xfer)-1]]))
@@ -400,11 +404,11 @@ func (pl *walletPlan) decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSim
 
 // retryLater folds block 2 in after a failed sell: a sell that works one
 // DelayedSell later is a cooldown, not a honeypot.
-func (pl *walletPlan) retryLater(parsed abi.ABI, w *analysis.EVMSimulation, errs *[]string) {
+func (pl *WalletPlan) retryLater(parsed abi.ABI, w *analysis.EVMSimulation, errs *[]string) {
 	if pl.later == nil {
 		return
 	}
-	later, err := pl.decodeSell(parsed, pl.out[1].Calls, *pl.later)
+	later, err := pl.decodeSell(parsed, pl.Out[1].Calls, *pl.later)
 	switch {
 	case err != nil || !later.tried:
 		return // cooldown unknown
@@ -422,7 +426,7 @@ func (pl *walletPlan) retryLater(parsed abi.ABI, w *analysis.EVMSimulation, errs
 // it ran, decides can_buy and can_sell (it trades the way a user does);
 // the contract simulator fills what the wallet could not establish and
 // decides alone when the wallet path did not run. Disagreements are noted.
-func combineSimulations(c, w *analysis.EVMSimulation, walletNote string) *analysis.EVMSimulation {
+func CombineSimulations(c, w *analysis.EVMSimulation, walletNote string) *analysis.EVMSimulation {
 	if w == nil {
 		c.Path = PathContract
 		if walletNote != "" {

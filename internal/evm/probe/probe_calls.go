@@ -1,6 +1,9 @@
-package evm
+package probe
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+
 	"bytes"
 	"math/big"
 
@@ -25,7 +28,7 @@ import (
 
 // probeCall is one candidate call and what it was meant to test.
 type probeCall struct {
-	sel  Selector
+	sel  bytecode.Selector
 	data []byte
 	// label names the call in evidence: a signature or selector+pattern.
 	label string
@@ -79,11 +82,11 @@ type scene struct {
 	pool   common.Address
 }
 
-func newScene(req ProbeRequest, callers []probeCaller) scene {
+func NewScene(req ProbeRequest, callers []probeCaller) scene {
 	sc := scene{token: req.Token, pool: req.Pool}
 	seen := map[common.Address]bool{req.Token: true, {}: true}
 	add := func(a common.Address) {
-		if !seen[a] && !isBurn(a) && len(sc.watch) < 12 {
+		if !seen[a] && !holder.IsBurn(a) && len(sc.watch) < 12 {
 			seen[a] = true
 			sc.watch = append(sc.watch, a)
 		}
@@ -95,7 +98,7 @@ func newScene(req ProbeRequest, callers []probeCaller) scene {
 		isCaller[c.addr] = true
 	}
 	for _, h := range req.Holders {
-		if sc.holder == (common.Address{}) && !isCaller[h] && h != req.Pool && !isBurn(h) {
+		if sc.holder == (common.Address{}) && !isCaller[h] && h != req.Pool && !holder.IsBurn(h) {
 			sc.holder = h
 		}
 		add(h)
@@ -238,13 +241,13 @@ func hasKind(args []method.Arg, k method.Kind) bool {
 // candidate calls: tailored arguments for catalogue signatures, then the
 // argument patterns over the inferred argument types (the untyped generic
 // patterns when the code could not be read). Catalogue matches come first.
-func buildProbeCalls(code CodeReport, maxSelectors int, sc scene) []probeCall {
-	var known, unknown []Selector
+func BuildProbeCalls(code bytecode.CodeReport, maxSelectors int, sc scene) []probeCall {
+	var known, unknown []bytecode.Selector
 	for _, s := range code.Selectors {
-		if IsStandard(s) || readOnly(code, s) {
+		if bytecode.IsStandard(s) || readOnly(code, s) {
 			continue
 		}
-		if len(LookupPrivileged(s)) > 0 {
+		if len(bytecode.LookupPrivileged(s)) > 0 {
 			known = append(known, s)
 		} else {
 			unknown = append(unknown, s)
@@ -266,7 +269,7 @@ func buildProbeCalls(code CodeReport, maxSelectors int, sc scene) []probeCall {
 				calls = append(calls, c)
 			}
 		}
-		for _, p := range LookupPrivileged(s) {
+		for _, p := range bytecode.LookupPrivileged(s) {
 			capability, label = p.Capability, p.Signature
 			if data, victimArg, ok := tailoredCall(p); ok {
 				add(probeCall{sel: s, data: data, label: p.Signature, capability: p.Capability, victimArg: victimArg})
@@ -290,14 +293,14 @@ func buildProbeCalls(code CodeReport, maxSelectors int, sc scene) []probeCall {
 			if (p.needsAddr && !takesAddr) || (p.numbersOnly && (takesAddr || len(m.Args) == 0)) {
 				continue
 			}
-			data := append(s.bytes(), encodeArgs(m.Args, p)...)
+			data := append(s.Bytes(), encodeArgs(m.Args, p)...)
 			add(probeCall{sel: s, data: data, label: label + " " + describe(m.Args, p.name), capability: capability,
 				victimArg: takesAddr, full: p.full, inert: p.zero && takesNumber(m.Args)})
 		}
 		if numeric(m.Args) {
 			group++
 			for _, v := range feeLadder {
-				data := s.bytes()
+				data := s.Bytes()
 				for _, a := range m.Args {
 					if a.Kind == method.Small && v > 255 {
 						data = append(data, numWord(255)...)
@@ -321,7 +324,7 @@ func buildProbeCalls(code CodeReport, maxSelectors int, sc scene) []probeCall {
 // control caller makes these calls too: a function that sends what the
 // contract holds to the owner whoever calls it is a public function, not
 // a hidden owner's power.
-func stockCalls(code CodeReport, sels []Selector, sc scene) []probeCall {
+func stockCalls(code bytecode.CodeReport, sels []bytecode.Selector, sc scene) []probeCall {
 	p := argPattern{name: "token, token's own balance", first: addressWord(sc.token), rest: placeholder(fillCaller),
 		number: placeholder(fillStock), small: numWord(100), flag: true}
 	var out []probeCall
@@ -331,7 +334,7 @@ func stockCalls(code CodeReport, sels []Selector, sc scene) []probeCall {
 			continue
 		}
 		label := functionName(s)
-		out = append(out, probeCall{sel: s, data: append(s.bytes(), encodeArgs(m.Args, p)...),
+		out = append(out, probeCall{sel: s, data: append(s.Bytes(), encodeArgs(m.Args, p)...),
 			label: label + " " + describe(m.Args, p.name), victimArg: hasKind(m.Args, method.Address), stock: true})
 	}
 	return out
@@ -340,7 +343,7 @@ func stockCalls(code CodeReport, sels []Selector, sc scene) []probeCall {
 // readOnly reports whether the code shows a selector never writes
 // storage, calls out or self-destructs on any path: a getter, not worth a
 // probe. A method explored incompletely is never read-only.
-func readOnly(code CodeReport, s Selector) bool {
+func readOnly(code bytecode.CodeReport, s bytecode.Selector) bool {
 	m, ok := code.Methods.Lookup(s)
 	return ok && m.Complete && !m.Mutates
 }
@@ -392,13 +395,13 @@ func callsFor(calls []probeCall, role string) []probeCall {
 // probeCoverage counts the non-standard functions the probes call, and
 // those they cannot (beyond the selector budget); read-only functions are
 // in neither count.
-func probeCoverage(code CodeReport, calls []probeCall) (probed, unprobed int) {
-	called := map[Selector]bool{}
+func probeCoverage(code bytecode.CodeReport, calls []probeCall) (probed, unprobed int) {
+	called := map[bytecode.Selector]bool{}
 	for _, c := range calls {
 		called[c.sel] = true
 	}
 	for _, s := range code.Selectors {
-		if IsStandard(s) || readOnly(code, s) {
+		if bytecode.IsStandard(s) || readOnly(code, s) {
 			continue
 		}
 		if called[s] {
@@ -416,33 +419,33 @@ func probeCoverage(code CodeReport, calls []probeCall) (probed, unprobed int) {
 // setter zeroes the price, holders who sell then give their tokens away)
 // and the issues whose rate one decides (a two-step mint: the setter
 // raises the rate, the caller then buys any amount for dust).
-func codePowers(r CodeReport) []analysis.EVMCapability {
+func CodePowers(r bytecode.CodeReport) []analysis.EVMCapability {
 	var out []analysis.EVMCapability
 	for _, ps := range r.Methods.PricedSales {
-		sale, setter := Selector(ps.Sale), Selector(ps.Setter)
+		sale, setter := bytecode.Selector(ps.Sale), bytecode.Selector(ps.Setter)
 		ev := functionName(sale) + " takes the seller's tokens and pays native coin at the price in storage slot " + ps.Slot.Dec() +
 			", which " + functionName(setter) + " sets after a check of the caller: set to zero, holders who sell give their tokens away"
 		if ps.Buy {
 			ev = functionName(sale) + " hands out the tokens the contract holds at the price in storage slot " + ps.Slot.Dec() +
 				", which " + functionName(setter) + " sets after a check of the caller: priced at almost nothing, the privileged caller takes them all"
 		}
-		out = append(out, analysis.EVMCapability{Name: CapSeize, Code: true, TwoStep: true, Selector: sale.String(), Evidence: ev})
+		out = append(out, analysis.EVMCapability{Name: bytecode.CapSeize, Code: true, TwoStep: true, Selector: sale.String(), Evidence: ev})
 	}
 	for _, pi := range r.Methods.PricedIssues {
-		issue, setter := Selector(pi.Issue), Selector(pi.Setter)
-		out = append(out, analysis.EVMCapability{Name: CapMint, Code: true, TwoStep: true, Selector: issue.String(),
+		issue, setter := bytecode.Selector(pi.Issue), bytecode.Selector(pi.Setter)
+		out = append(out, analysis.EVMCapability{Name: bytecode.CapMint, Code: true, TwoStep: true, Selector: issue.String(),
 			Evidence: functionName(issue) + " creates tokens for the native coin sent at the rate in storage slot " + pi.Slot.Dec() +
 				", which " + functionName(setter) + " sets after a check of the caller: raised, the caller creates any amount for dust"})
 	}
 	for _, m := range r.Methods.Methods {
-		sel := Selector(m.Selector)
+		sel := bytecode.Selector(m.Selector)
 		name := functionName(sel)
 		if m.GuardedCredit {
-			out = append(out, analysis.EVMCapability{Name: CapMint, Code: true, Selector: sel.String(),
+			out = append(out, analysis.EVMCapability{Name: bytecode.CapMint, Code: true, Selector: sel.String(),
 				Evidence: name + " raises a balance or the supply with no balance lowered, after a check of the caller"})
 		}
 		if m.GuardedDebit {
-			out = append(out, analysis.EVMCapability{Name: CapSeize, Code: true, Selector: sel.String(),
+			out = append(out, analysis.EVMCapability{Name: bytecode.CapSeize, Code: true, Selector: sel.String(),
 				Evidence: name + " lowers or sets a balance an argument chooses, without an allowance, after a check of the caller"})
 		}
 	}
@@ -451,8 +454,8 @@ func codePowers(r CodeReport) []analysis.EVMCapability {
 
 // functionName is a selector's catalogue signature with the selector, or
 // the selector alone.
-func functionName(sel Selector) string {
-	for _, p := range LookupPrivileged(sel) {
+func functionName(sel bytecode.Selector) string {
+	for _, p := range bytecode.LookupPrivileged(sel) {
 		return p.Signature + " (" + sel.String() + ")"
 	}
 	return sel.String()

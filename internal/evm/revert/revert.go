@@ -1,6 +1,9 @@
-package evm
+package revert
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"fmt"
 	"math/big"
 	"strings"
@@ -12,8 +15,8 @@ import (
 
 // callFailure describes a failed eth_call without leaking anything but the
 // node's message and a revert reason.
-func callFailure(err error) string {
-	if data, ok := RevertData(err); ok {
+func CallFailure(err error) string {
+	if data, ok := node.RevertData(err); ok {
 		return RevertReason(data)
 	}
 	return err.Error()
@@ -21,8 +24,8 @@ func callFailure(err error) string {
 
 // Standard revert payload selectors.
 var (
-	selErrorString = SelectorOf("Error(string)")
-	selPanic       = SelectorOf("Panic(uint256)")
+	SelErrorString = bytecode.SelectorOf("Error(string)")
+	selPanic       = bytecode.SelectorOf("Panic(uint256)")
 )
 
 // RevertReason renders revert data: Error(string) as its text, Panic as
@@ -38,19 +41,19 @@ func revertText(data []byte) string {
 	switch {
 	case len(data) == 0:
 		return "reverted without a reason"
-	case len(data) >= 4 && Selector(data[:4]) == selErrorString:
-		vals, err := abi.Arguments{{Type: mustType("string")}}.Unpack(data[4:])
+	case len(data) >= 4 && bytecode.Selector(data[:4]) == SelErrorString:
+		vals, err := abi.Arguments{{Type: MustType("string")}}.Unpack(data[4:])
 		if err == nil && len(vals) == 1 {
 			return SanitiseReason(vals[0].(string))
 		}
-	case len(data) == 36 && Selector(data[:4]) == selPanic:
+	case len(data) == 36 && bytecode.Selector(data[:4]) == selPanic:
 		return fmt.Sprintf("panic 0x%x", new(big.Int).SetBytes(data[4:]))
 	}
 	if utf8.Valid(data) && isPrintable(string(data)) {
 		return SanitiseReason(string(data))
 	}
 	if len(data) >= 4 {
-		return "custom error " + Selector(data[:4]).String()
+		return "custom error " + bytecode.Selector(data[:4]).String()
 	}
 	return "reverted with 0x" + common.Bytes2Hex(data)
 }
@@ -84,7 +87,7 @@ func isPrintable(s string) bool {
 	return s != ""
 }
 
-func mustType(t string) abi.Type {
+func MustType(t string) abi.Type {
 	typ, err := abi.NewType(t, "", nil)
 	if err != nil {
 		panic(err) // a literal type name: a programming error
@@ -94,7 +97,7 @@ func mustType(t string) abi.Type {
 
 // safeConvert copies an ABI-decoded struct into dst (abi.ConvertType
 // panics on a shape mismatch, which would be a bug, never the chain's).
-func safeConvert(v any, dst any) (err error) {
+func SafeConvert(v any, dst any) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("abi convert: %v", p)

@@ -1,6 +1,9 @@
-package evm
+package simulation
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/revert"
+
 	"errors"
 	"fmt"
 	"math"
@@ -99,7 +102,7 @@ type simParams struct {
 }
 
 // simResult mirrors Simulator.Result.
-type simResult struct {
+type SimResult struct {
 	BuyOk            bool
 	BuyError         []byte
 	BuyGas           *big.Int
@@ -124,7 +127,7 @@ type simResult struct {
 	SellDropPpm      *big.Int
 }
 
-var simulatorContract = sync.OnceValues(func() (contracts.Compiled, error) {
+var SimulatorContract = sync.OnceValues(func() (contracts.Compiled, error) {
 	return contracts.Artifact("Simulator")
 })
 
@@ -137,9 +140,9 @@ type simCall struct {
 }
 
 type simBlock struct {
-	BlockOverrides map[string]any `json:"blockOverrides,omitempty"`
-	StateOverrides StateOverride  `json:"stateOverrides,omitempty"`
-	Calls          []simCall      `json:"calls"`
+	BlockOverrides map[string]any     `json:"blockOverrides,omitempty"`
+	StateOverrides node.StateOverride `json:"stateOverrides,omitempty"`
+	Calls          []simCall          `json:"calls"`
 }
 
 type simOpts struct {
@@ -147,7 +150,7 @@ type simOpts struct {
 	Validation      bool       `json:"validation"`
 }
 
-type simCallResult struct {
+type SimCallResult struct {
 	ReturnData hexutil.Bytes  `json:"returnData"`
 	Status     hexutil.Uint64 `json:"status"`
 	GasUsed    hexutil.Uint64 `json:"gasUsed"`
@@ -158,8 +161,8 @@ type simCallResult struct {
 	} `json:"error"`
 }
 
-type simBlockResult struct {
-	Calls []simCallResult `json:"calls"`
+type SimBlockResult struct {
+	Calls []SimCallResult `json:"calls"`
 }
 
 // SimulationCall builds the simulation's batch elements and the decoder of
@@ -170,7 +173,7 @@ type simBlockResult struct {
 // did not observe: what failed is nil plus Error; see doc.go for how the
 // two paths combine.
 func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.EVMSimulation, error), error) {
-	sim, err := simulatorContract()
+	sim, err := SimulatorContract()
 	if err != nil {
 		return nil, nil, fmt.Errorf("simulation: %w", err)
 	}
@@ -224,11 +227,11 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 		// price, unknown here: plenty of native (it exists only in the call).
 		balance = new(big.Int).Exp(big.NewInt(10), big.NewInt(30), nil)
 	}
-	overrides := StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode, Balance: (*hexutil.Big)(balance)}}
+	overrides := node.StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode, Balance: (*hexutil.Big)(balance)}}
 	callGas := hexutil.Uint64(stepGas*8 + 1_000_000)
 	origin := SimulatorAddress
 	out := new(hexutil.Bytes)
-	elems := []rpc.BatchElem{CallElem(CallMsg{From: &origin, To: SimulatorAddress, Gas: callGas, Data: full}, overrides, out)}
+	elems := []rpc.BatchElem{node.CallElem(node.CallMsg{From: &origin, To: SimulatorAddress, Gas: callGas, Data: full}, overrides, out)}
 
 	routeBuy, err := sim.ABI.Pack("routeBuy", params(stepBuy))
 	if err != nil {
@@ -242,8 +245,8 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	if err != nil {
 		return nil, nil, fmt.Errorf("simulation: pack: %w", err)
 	}
-	wallet := newWalletPlan(req, kind == 2, amount, stepGas, overrides, routeBuy, routeSell, routeMark)
-	var delayed []simBlockResult
+	wallet := NewWalletPlan(req, kind == 2, amount, stepGas, overrides, routeBuy, routeSell, routeMark)
+	var delayed []SimBlockResult
 	switch {
 	case wallet != nil:
 		elems = append(elems, wallet.elem())
@@ -267,11 +270,11 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	decode := func() (*analysis.EVMSimulation, error) {
 		res, err := contractOutcome(sim.ABI, req.Pool.Hex(), amount.String(), kind == 1, elems[0], *out)
 		if wallet != nil {
-			w, note := wallet.decode(sim.ABI, elems[1])
+			w, note := wallet.Decode(sim.ABI, elems[1])
 			if w != nil {
 				err = nil // the wallet decides; the contract's failure is noted
 			}
-			return combineSimulations(res, w, note), err
+			return CombineSimulations(res, w, note), err
 		}
 		if err == nil && len(elems) > 1 && res.CanBuy != nil && *res.CanBuy {
 			applyDelayedSell(sim.ABI, res, elems[1], delayed, kind == 1)
@@ -286,7 +289,7 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 func contractOutcome(parsed abi.ABI, pool, quoteIn string, v2 bool, el rpc.BatchElem, out []byte) (*analysis.EVMSimulation, error) {
 	res := &analysis.EVMSimulation{Pool: pool, QuoteIn: quoteIn}
 	if err := el.Error; err != nil {
-		msg := "simulation call failed: " + callFailure(err)
+		msg := "simulation call failed: " + revert.CallFailure(err)
 		res.Error = &msg
 		return res, nil
 	}
@@ -300,7 +303,7 @@ func contractOutcome(parsed abi.ABI, pool, quoteIn string, v2 bool, el rpc.Batch
 	return res, nil
 }
 
-func decodeSimResult(parsed abi.ABI, data []byte) (*simResult, error) {
+func decodeSimResult(parsed abi.ABI, data []byte) (*SimResult, error) {
 	vals, err := parsed.Methods["simulate"].Outputs.Unpack(data)
 	if err != nil {
 		return nil, fmt.Errorf("unpack: %w", err)
@@ -308,8 +311,8 @@ func decodeSimResult(parsed abi.ABI, data []byte) (*simResult, error) {
 	if len(vals) != 1 {
 		return nil, fmt.Errorf("unpack: %d values", len(vals))
 	}
-	r := new(simResult)
-	if err := safeConvert(vals[0], r); err != nil {
+	r := new(SimResult)
+	if err := revert.SafeConvert(vals[0], r); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -318,10 +321,10 @@ func decodeSimResult(parsed abi.ABI, data []byte) (*simResult, error) {
 // fillSimulation turns the simulator's measurements into the report's
 // percentages; v2 says the pool is V2-style (reserves priced the sell, so
 // the token's own price drop was measured).
-func fillSimulation(res *analysis.EVMSimulation, r *simResult, v2 bool) {
+func fillSimulation(res *analysis.EVMSimulation, r *SimResult, v2 bool) {
 	res.CanBuy = new(r.BuyOk)
 	if !r.BuyOk {
-		msg := "buy failed: " + RevertReason(r.BuyError)
+		msg := "buy failed: " + revert.RevertReason(r.BuyError)
 		res.Error = &msg
 		return
 	}
@@ -335,7 +338,7 @@ func fillSimulation(res *analysis.EVMSimulation, r *simResult, v2 bool) {
 	if r.TransferOk {
 		res.TransferTax = lossPct(r.TransferReceived, r.TransferSent)
 	} else {
-		errs = append(errs, "transfer failed: "+RevertReason(r.TransferError))
+		errs = append(errs, "transfer failed: "+revert.RevertReason(r.TransferError))
 	}
 	res.CanSell = new(r.SellOk)
 	if r.SellOk {
@@ -343,7 +346,7 @@ func fillSimulation(res *analysis.EVMSimulation, r *simResult, v2 bool) {
 		res.SellTax = sellTax(r)
 		res.SellLimit = sellLimit(r)
 	} else {
-		errs = append(errs, "sell failed: "+RevertReason(r.SellError))
+		errs = append(errs, "sell failed: "+revert.RevertReason(r.SellError))
 	}
 	if len(errs) > 0 {
 		msg := strings.Join(errs, "; ")
@@ -354,7 +357,7 @@ func fillSimulation(res *analysis.EVMSimulation, r *simResult, v2 bool) {
 // buyLimit reports a buy the token refused at full size but accepted
 // smaller (the simulator halves a refused size; on a V3 pool sizes are
 // in the quote token, so the refused token amount is unknown).
-func buyLimit(r *simResult) *analysis.EVMTradeLimit {
+func buyLimit(r *SimResult) *analysis.EVMTradeLimit {
 	if r.BuyRefused == nil || r.BuyRefused.Sign() == 0 || r.BuyExpected == nil {
 		return nil
 	}
@@ -367,7 +370,7 @@ func buyLimit(r *simResult) *analysis.EVMTradeLimit {
 
 // sellLimit reports a sell the token refused at full size but accepted
 // smaller.
-func sellLimit(r *simResult) *analysis.EVMTradeLimit {
+func sellLimit(r *SimResult) *analysis.EVMTradeLimit {
 	if r.SellRefused == nil || r.SellRefused.Sign() == 0 || r.SellSent == nil {
 		return nil
 	}
@@ -398,7 +401,7 @@ func maxBig(a, b *big.Int) *big.Int {
 
 // sellTax combines what the pool received of the tokens sent with what was
 // paid of what the pool owed.
-func sellTax(r *simResult) *float64 {
+func sellTax(r *SimResult) *float64 {
 	if r.SellSent.Sign() == 0 || r.SellExpected.Sign() == 0 {
 		return nil
 	}
@@ -409,7 +412,7 @@ func sellTax(r *simResult) *float64 {
 
 // applyDelayedSell folds the eth_simulateV1 buy-now-sell-later result in:
 // a sell that failed at once but succeeds later is a cooldown.
-func applyDelayedSell(parsed abi.ABI, res *analysis.EVMSimulation, el rpc.BatchElem, blocks []simBlockResult, v2 bool) {
+func applyDelayedSell(parsed abi.ABI, res *analysis.EVMSimulation, el rpc.BatchElem, blocks []SimBlockResult, v2 bool) {
 	if el.Error != nil || len(blocks) != 2 || len(blocks[1].Calls) != 1 || len(blocks[0].Calls) != 1 {
 		return // the node cannot simulate blocks: cooldown unknown
 	}
@@ -429,7 +432,7 @@ func applyDelayedSell(parsed abi.ABI, res *analysis.EVMSimulation, el rpc.BatchE
 	}
 	if !rs.SellOk {
 		res.Cooldown = new(false)
-		msg := RevertReason(rs.SellError)
+		msg := revert.RevertReason(rs.SellError)
 		res.DelayedSellError = &msg
 		return
 	}

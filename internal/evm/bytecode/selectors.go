@@ -1,4 +1,4 @@
-package evm
+package bytecode
 
 import (
 	"encoding/hex"
@@ -51,7 +51,7 @@ type Privileged struct {
 // privilegedSignatures are real-world names of privileged functions, many
 // naming variants per capability. A selector found in a dispatcher is only
 // a candidate: the probes prove or disprove it.
-var privilegedSignatures = []Privileged{
+var PrivilegedSignatures = []Privileged{
 	// mint
 	{"mint(address,uint256)", CapMint}, {"mint(uint256)", CapMint}, {"mintTo(address,uint256)", CapMint},
 	{"mintFor(address,uint256)", CapMint}, {"mintTokens(address,uint256)", CapMint}, {"mintTokens(uint256)", CapMint},
@@ -168,7 +168,7 @@ var standardSelectors = func() map[Selector]bool {
 // privilegedBySelector indexes the catalogue by selector (read-only).
 var privilegedBySelector = func() map[Selector][]Privileged {
 	m := map[Selector][]Privileged{}
-	for _, p := range privilegedSignatures {
+	for _, p := range PrivilegedSignatures {
 		s := SelectorOf(p.Signature)
 		m[s] = append(m[s], p)
 	}
@@ -185,4 +185,4 @@ func IsStandard(s Selector) bool { return standardSelectors[s] }
 
 // bytes returns the selector as a fresh slice (call data of a no-argument
 // call).
-func (s Selector) bytes() []byte { return append([]byte(nil), s[:]...) }
+func (s Selector) Bytes() []byte { return append([]byte(nil), s[:]...) }

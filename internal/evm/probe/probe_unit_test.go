@@ -1,6 +1,10 @@
-package evm
+package probe
 
 import (
+	"fmt"
+
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+
 	"bytes"
 	"errors"
 	"math/big"
@@ -108,22 +112,22 @@ func TestClassify(t *testing.T) {
 		want   []string
 	}{
 		{"nothing changed", unknown(true), owner, base, nil},
-		{"supply rose", unknown(true), owner, with(func(m *proberMeasure) { m.TotalSupply = n(1001); m.VictimBalance = n(101) }), []string{CapMint}},
-		{"balance set to 1 without supply is a seizure", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(1) }), []string{CapSeize}},
-		{"balance credited from nowhere is a hidden mint", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150) }), []string{CapMint}},
-		{"a holder zeroed", unknown(true), owner, with(func(m *proberMeasure) { m.Balances[1] = n(0) }), []string{CapSeize}},
-		{"a holder's tokens moved to the caller", unknown(true), owner, with(func(m *proberMeasure) { m.Balances[1] = n(0); m.CallerBalance = n(800) }), []string{CapSeize}},
+		{"supply rose", unknown(true), owner, with(func(m *proberMeasure) { m.TotalSupply = n(1001); m.VictimBalance = n(101) }), []string{bytecode.CapMint}},
+		{"balance set to 1 without supply is a seizure", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(1) }), []string{bytecode.CapSeize}},
+		{"balance credited from nowhere is a hidden mint", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150) }), []string{bytecode.CapMint}},
+		{"a holder zeroed", unknown(true), owner, with(func(m *proberMeasure) { m.Balances[1] = n(0) }), []string{bytecode.CapSeize}},
+		{"a holder's tokens moved to the caller", unknown(true), owner, with(func(m *proberMeasure) { m.Balances[1] = n(0); m.CallerBalance = n(800) }), []string{bytecode.CapSeize}},
 		{"the caller's own balance is not a third party's", unknown(true), probeCaller{addr: holder, role: RoleOwner}, with(func(m *proberMeasure) { m.Balances[1] = n(0); m.CallerBalance = n(200) }), nil},
 		{"airdrop from the caller is a transfer", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150); m.CallerBalance = n(450) }), nil},
 		{"distribution from the contract is a transfer", unknown(true), owner, with(func(m *proberMeasure) { m.VictimBalance = n(150); m.TokenBalance = n(0) }), nil},
-		{"victim blocked by an address call", unknown(true), owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk, m.TinyOk = false, false, false }), []string{CapBlacklist}},
-		{"everyone blocked by a flag", unknown(false), owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk, m.TinyOk = false, false, false }), []string{CapPause}},
-		{"only sells blocked", unknown(false), owner, with(func(m *proberMeasure) { m.SellOk, m.TinyOk = false, false }), []string{CapTradingSwitch}},
-		{"big transfers blocked, tiny ones not", unknown(false), owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk = false, false }), []string{CapLimitTx}},
-		{"named fee setter blocking transfers is a fee change", probeCall{capability: CapFeeChange, victimArg: true}, owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk, m.TinyOk = false, false, false }), []string{CapFeeChange}},
-		{"sell tax moved", unknown(false), owner, with(func(m *proberMeasure) { m.SellReceived = n(20) }), []string{CapFeeChange}},
-		{"target called back", unknown(true), owner, with(func(m *proberMeasure) { m.Hits = n(2) }), []string{CapExternalTarget}},
-		{"owner reclaimed by a stored address", unknown(false), stored, with(func(m *proberMeasure) { m.Owner = stored.addr }), []string{CapOwnershipReclaim}},
+		{"victim blocked by an address call", unknown(true), owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk, m.TinyOk = false, false, false }), []string{bytecode.CapBlacklist}},
+		{"everyone blocked by a flag", unknown(false), owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk, m.TinyOk = false, false, false }), []string{bytecode.CapPause}},
+		{"only sells blocked", unknown(false), owner, with(func(m *proberMeasure) { m.SellOk, m.TinyOk = false, false }), []string{bytecode.CapTradingSwitch}},
+		{"big transfers blocked, tiny ones not", unknown(false), owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk = false, false }), []string{bytecode.CapLimitTx}},
+		{"named fee setter blocking transfers is a fee change", probeCall{capability: bytecode.CapFeeChange, victimArg: true}, owner, with(func(m *proberMeasure) { m.WalletOk, m.SellOk, m.TinyOk = false, false, false }), []string{bytecode.CapFeeChange}},
+		{"sell tax moved", unknown(false), owner, with(func(m *proberMeasure) { m.SellReceived = n(20) }), []string{bytecode.CapFeeChange}},
+		{"target called back", unknown(true), owner, with(func(m *proberMeasure) { m.Hits = n(2) }), []string{bytecode.CapExternalTarget}},
+		{"owner reclaimed by a stored address", unknown(false), stored, with(func(m *proberMeasure) { m.Owner = stored.addr }), []string{bytecode.CapOwnershipReclaim}},
 		{"owner handing ownership to the victim proves nothing", unknown(true), owner, with(func(m *proberMeasure) { m.Owner = ProbeVictim; m.SellReceived = n(20) }), nil},
 		{"blocked trading opened", probeCall{capability: ""}, owner, with(func(m *proberMeasure) {}), nil},
 	}
@@ -140,7 +144,7 @@ func TestClassify(t *testing.T) {
 	}
 	closed := with(func(m *proberMeasure) { m.SellOk = false; m.WalletOk = false })
 	opened := with(func(m *proberMeasure) {})
-	if got := classify(unknown(false), closed, opened, owner, sc); len(got) != 1 || got[0].capability != CapTradingSwitch {
+	if got := classify(unknown(false), closed, opened, owner, sc); len(got) != 1 || got[0].capability != bytecode.CapTradingSwitch {
 		t.Errorf("opening trading: effects = %v, want trading_switch", got)
 	}
 }
@@ -152,22 +156,22 @@ func TestTailoredCall(t *testing.T) {
 		ok, victim      bool
 		wantWords       [][]byte
 	}{
-		{"mint(address,uint256)", CapMint, true, true, [][]byte{victimWord, common.LeftPadBytes(new(big.Int).Exp(big.NewInt(10), big.NewInt(24), nil).Bytes(), 32)}},
-		{"setFees(uint256,uint256,uint256)", CapFeeChange, true, false, [][]byte{common.LeftPadBytes([]byte{25}, 32), common.LeftPadBytes([]byte{25}, 32), common.LeftPadBytes([]byte{25}, 32)}},
-		{"pause()", CapPause, true, false, nil},
-		{"setTradingEnabled(bool)", CapTradingSwitch, true, false, [][]byte{common.LeftPadBytes([]byte{1}, 32)}},
-		{"odd(uint8)", CapPause, false, false, nil},
+		{"mint(address,uint256)", bytecode.CapMint, true, true, [][]byte{victimWord, common.LeftPadBytes(new(big.Int).Exp(big.NewInt(10), big.NewInt(24), nil).Bytes(), 32)}},
+		{"setFees(uint256,uint256,uint256)", bytecode.CapFeeChange, true, false, [][]byte{common.LeftPadBytes([]byte{25}, 32), common.LeftPadBytes([]byte{25}, 32), common.LeftPadBytes([]byte{25}, 32)}},
+		{"pause()", bytecode.CapPause, true, false, nil},
+		{"setTradingEnabled(bool)", bytecode.CapTradingSwitch, true, false, [][]byte{common.LeftPadBytes([]byte{1}, 32)}},
+		{"odd(uint8)", bytecode.CapPause, false, false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.sig, func(t *testing.T) {
-			data, victim, ok := tailoredCall(Privileged{Signature: tt.sig, Capability: tt.capability})
+			data, victim, ok := tailoredCall(bytecode.Privileged{Signature: tt.sig, Capability: tt.capability})
 			if ok != tt.ok || victim != tt.victim {
 				t.Fatalf("ok, victim = %v, %v; want %v, %v", ok, victim, tt.ok, tt.victim)
 			}
 			if !ok {
 				return
 			}
-			want := SelectorOf(tt.sig).bytes()
+			want := bytecode.SelectorOf(tt.sig).Bytes()
 			for _, w := range tt.wantWords {
 				want = append(want, w...)
 			}
@@ -179,22 +183,22 @@ func TestTailoredCall(t *testing.T) {
 }
 
 func TestBuildProbeCalls(t *testing.T) {
-	mint, unknown := SelectorOf("mint(address,uint256)"), Selector{0x12, 0x34, 0x56, 0x78}
-	r := CodeReport{Selectors: []Selector{unknown, SelTransfer, SelBalanceOf, mint, SelOwner}}
+	mint, unknown := bytecode.SelectorOf("mint(address,uint256)"), bytecode.Selector{0x12, 0x34, 0x56, 0x78}
+	r := bytecode.CodeReport{Selectors: []bytecode.Selector{unknown, bytecode.SelTransfer, bytecode.SelBalanceOf, mint, bytecode.SelOwner}}
 	sc := scene{watch: []common.Address{ProbeVictim}, holder: ProbeVictim}
-	calls := buildProbeCalls(r, 10, sc)
+	calls := BuildProbeCalls(r, 10, sc)
 	if len(calls) != 1+4+4 { // no typed methods: mint: tailored + 4 generic; unknown: 4 generic
 		t.Fatalf("%d calls, want 9", len(calls))
 	}
-	if calls[0].sel != mint || calls[0].capability != CapMint {
+	if calls[0].sel != mint || calls[0].capability != bytecode.CapMint {
 		t.Errorf("first call %s (%s), want the catalogue's mint first", calls[0].label, calls[0].capability)
 	}
 	for _, c := range calls {
-		if IsStandard(c.sel) {
+		if bytecode.IsStandard(c.sel) {
 			t.Errorf("standard selector %s probed", c.sel)
 		}
 	}
-	if got := buildProbeCalls(r, 1, sc); len(got) != 5 {
+	if got := BuildProbeCalls(r, 1, sc); len(got) != 5 {
 		t.Errorf("with one selector allowed: %d calls, want 5", len(got))
 	}
 }
@@ -202,7 +206,7 @@ func TestBuildProbeCalls(t *testing.T) {
 func TestVerdictsIgnoreIncompleteProbes(t *testing.T) {
 	owner := common.HexToAddress("0xA11CE")
 	caller := probeCaller{addr: owner, role: RoleOwner}
-	mint := probeCall{sel: SelectorOf("mint(address,uint256)"), label: "mint(address,uint256)", capability: CapMint, victimArg: true}
+	mint := probeCall{sel: bytecode.SelectorOf("mint(address,uint256)"), label: "mint(address,uint256)", capability: bytecode.CapMint, victimArg: true}
 	tests := []struct {
 		name     string
 		outcomes []proberOutcome
@@ -220,7 +224,7 @@ func TestVerdictsIgnoreIncompleteProbes(t *testing.T) {
 			}
 			got := ""
 			for _, c := range v.capabilities() {
-				if c.Name == CapMint {
+				if c.Name == bytecode.CapMint {
 					got = fmtPtr(c.Proven)
 				}
 			}
@@ -233,7 +237,7 @@ func TestVerdictsIgnoreIncompleteProbes(t *testing.T) {
 
 func TestProbeCallsReportFailedCallers(t *testing.T) {
 	owner := common.HexToAddress("0xA11CE00000000000000000000000000000000001")
-	code := CodeReport{Selectors: []Selector{{0x12, 0x34, 0x56, 0x78}}}
+	code := bytecode.CodeReport{Selectors: []bytecode.Selector{{0x12, 0x34, 0x56, 0x78}}}
 	elems, decode, err := ProbeCalls(ProbeRequest{Token: common.HexToAddress("0x70"), Code: code, Owner: &owner})
 	if err != nil {
 		t.Fatal(err)
@@ -254,4 +258,11 @@ func TestProbeCallsReportFailedCallers(t *testing.T) {
 	if !strings.Contains(facts.Callers[0].Error, "execution timeout") {
 		t.Errorf("caller error = %q, want the node's message", facts.Callers[0].Error)
 	}
+}
+
+func fmtPtr[T any](p *T) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
 }

@@ -1,6 +1,8 @@
-package evm
+package lens
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+
 	"errors"
 	"fmt"
 	"math/big"
@@ -84,10 +86,10 @@ func (r *LensResult) IsERC20() bool { return r.TotalSupply != nil && r.BalanceOf
 // LensPool is one pool the lens found.
 type LensPool struct {
 	// Pair and DEX index the request's Pairs and DEXes.
-	Pair, DEX int
+	LensPair, DEX int
 	Fee       int
 	Stable    bool
-	Address   common.Address
+	LensAddress   common.Address
 	Token0    *common.Address
 	// Reserve0 and Reserve1 come from getReserves (V2-style pools).
 	Reserve0, Reserve1 *big.Int
@@ -119,35 +121,35 @@ type (
 		LpHolders  []common.Address
 		GasPerCall *big.Int
 	}
-	lensRaw struct {
+	LensRaw struct {
 		Ok   bool
 		Data []byte
 	}
 	lensPool struct {
-		Pair       uint16
+		LensPair       uint16
 		Dex        uint16
 		Fee        *big.Int
 		Stable     bool
-		Pool       common.Address
-		Token0     lensRaw
-		Reserves   lensRaw
-		BalanceA   lensRaw
-		BalanceB   lensRaw
-		LpSupply   lensRaw
-		LpBalances []lensRaw
+		LensPool       common.Address
+		Token0     LensRaw
+		Reserves   LensRaw
+		BalanceA   LensRaw
+		BalanceB   LensRaw
+		LpSupply   LensRaw
+		LpBalances []LensRaw
 	}
 	lensResponse struct {
 		BlockNumber  *big.Int
 		Timestamp    *big.Int
-		Name         lensRaw
-		Symbol       lensRaw
-		Decimals     lensRaw
-		TotalSupply  lensRaw
-		BalanceProbe lensRaw
-		Owner        lensRaw
-		GetOwner     lensRaw
-		Admin        lensRaw
-		Balances     []lensRaw
+		Name         LensRaw
+		Symbol       LensRaw
+		Decimals     LensRaw
+		TotalSupply  LensRaw
+		BalanceProbe LensRaw
+		Owner        LensRaw
+		GetOwner     LensRaw
+		Admin        LensRaw
+		Balances     []LensRaw
 		Pools        []lensPool
 	}
 )
@@ -188,7 +190,7 @@ func (r LensRequest) Call() (rpc.BatchElem, func() (*LensResult, error), error) 
 		return rpc.BatchElem{}, nil, fmt.Errorf("lens: pack: %w", err)
 	}
 	out := new(hexutil.Bytes)
-	el := CallElem(CallMsg{To: LensAddress, Data: input}, StateOverride{LensAddress: {Code: lens.DeployedBytecode}}, out)
+	el := node.CallElem(node.CallMsg{To: LensAddress, Data: input}, node.StateOverride{LensAddress: {Code: lens.DeployedBytecode}}, out)
 	decode := func() (*LensResult, error) {
 		return decodeLens(lens.ABI, *out, len(r.Holders), len(r.LPHolders))
 	}
@@ -219,7 +221,7 @@ func (r LensRequest) DeploylessCall() (rpc.BatchElem, func() (*LensResult, error
 	}
 	out := new(hexutil.Bytes)
 	data := append(append([]byte(nil), dl.Bytecode...), args...)
-	el := rpc.BatchElem{Method: "eth_call", Args: []any{creationCall{Data: data}, latest}, Result: out}
+	el := rpc.BatchElem{Method: "eth_call", Args: []any{creationCall{Data: data}, node.Latest}, Result: out}
 	decode := func() (*LensResult, error) {
 		return decodeLens(lens.ABI, *out, len(r.Holders), len(r.LPHolders))
 	}
@@ -280,8 +282,8 @@ func decodeLens(parsed abi.ABI, data []byte, holders, lpHolders int) (*LensResul
 		BlockNumber: resp.BlockNumber.Uint64(),
 		Timestamp:   resp.Timestamp.Uint64(),
 	}
-	res.Name, res.NameRaw, res.NameAltered = decodeText(resp.Name)
-	res.Symbol, res.SymbolRaw, res.SymbolAltered = decodeText(resp.Symbol)
+	res.Name, res.NameRaw, res.NameAltered = DecodeText(resp.Name)
+	res.Symbol, res.SymbolRaw, res.SymbolAltered = DecodeText(resp.Symbol)
 	if d := lensWord(resp.Decimals); d != nil && d.IsUint64() && d.Uint64() <= 255 {
 		v := int(d.Uint64())
 		res.Decimals = &v
@@ -290,7 +292,7 @@ func decodeLens(parsed abi.ABI, data []byte, holders, lpHolders int) (*LensResul
 	res.BalanceOfWorks = lensWord(resp.BalanceProbe) != nil
 	// owner(), else getOwner(), else admin(): the first getter that
 	// answers an address; a zero owner() is final (renounced).
-	for _, raw := range []lensRaw{resp.Owner, resp.GetOwner, resp.Admin} {
+	for _, raw := range []LensRaw{resp.Owner, resp.GetOwner, resp.Admin} {
 		if a, ok := lensAddr(raw); ok {
 			res.OwnerFunc, res.Owner = true, a
 			break
@@ -307,11 +309,11 @@ func decodeLens(parsed abi.ABI, data []byte, holders, lpHolders int) (*LensResul
 	}
 	for _, p := range resp.Pools {
 		lp := LensPool{
-			Pair:     int(p.Pair),
+			LensPair:     int(p.LensPair),
 			DEX:      int(p.Dex),
 			Fee:      int(p.Fee.Int64()),
 			Stable:   p.Stable,
-			Address:  p.Pool,
+			LensAddress:  p.LensPool,
 			BalanceA: lensWord(p.BalanceA),
 			BalanceB: lensWord(p.BalanceB),
 			LPSupply: lensWord(p.LpSupply),
@@ -337,7 +339,7 @@ func decodeLens(parsed abi.ABI, data []byte, holders, lpHolders int) (*LensResul
 }
 
 // lensWord decodes a successful call's first 32-byte word.
-func lensWord(r lensRaw) *big.Int {
+func lensWord(r LensRaw) *big.Int {
 	if !r.Ok || len(r.Data) < 32 {
 		return nil
 	}
@@ -346,7 +348,7 @@ func lensWord(r lensRaw) *big.Int {
 
 // lensAddr decodes a successful call's first word as an address; a word
 // with bits above 160 is not an address.
-func lensAddr(r lensRaw) (common.Address, bool) {
+func lensAddr(r LensRaw) (common.Address, bool) {
 	w := lensWord(r)
 	if w == nil || w.BitLen() > 160 {
 		return common.Address{}, false
@@ -357,11 +359,11 @@ func lensAddr(r lensRaw) (common.Address, bool) {
 // decodeText decodes a name()/symbol() answer: an ABI string, or a bytes32
 // (older tokens such as MKR), and sanitises it. ok is false when the call
 // failed; altered is true when the text had to be changed to be shown.
-func decodeText(r lensRaw) (text string, ok, altered bool) {
+func DecodeText(r LensRaw) (text string, ok, altered bool) {
 	if !r.Ok {
 		return "", false, false
 	}
-	raw := abiText(r.Data)
+	raw := AbiText(r.Data)
 	// A bytes32 answer is zero padded: the padding is no deviation.
 	trimmed := strings.TrimRight(string(raw), "\x00")
 	altered = !utf8.ValidString(trimmed) || utf8.RuneCountInString(trimmed) > MaxNameRunes ||
@@ -371,7 +373,7 @@ func decodeText(r lensRaw) (text string, ok, altered bool) {
 
 // abiText extracts the text bytes of an ABI-encoded string or a bytes32,
 // tolerating truncated or lying offsets and lengths.
-func abiText(data []byte) []byte {
+func AbiText(data []byte) []byte {
 	if len(data) >= 64 {
 		off := new(big.Int).SetBytes(data[:32])
 		if off.IsUint64() && off.Uint64() <= uint64(len(data)-32) {

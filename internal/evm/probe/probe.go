@@ -1,6 +1,11 @@
-package evm
+package probe
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/revert"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -75,7 +80,7 @@ type ProbeRequest struct {
 	Pool common.Address
 	// Code is the analysis of the code that runs: the implementation's
 	// for a proxy (calls still go to the token's address).
-	Code CodeReport
+	Code bytecode.CodeReport
 	// Owner is the live owner (nil when renounced, absent or unknown).
 	Owner *common.Address
 	// Stored are addresses read from the token's storage (hidden owner
@@ -115,7 +120,7 @@ func StorageCandidateCalls(token common.Address) ([]rpc.BatchElem, func() []comm
 	out := make([]hexutil.Bytes, StorageCandidateSlots)
 	elems := make([]rpc.BatchElem, StorageCandidateSlots)
 	for i := range elems {
-		elems[i] = StorageElem(token, common.BigToHash(big.NewInt(int64(i))), &out[i])
+		elems[i] = node.StorageElem(token, common.BigToHash(big.NewInt(int64(i))), &out[i])
 	}
 	decode := func() []common.Address {
 		var words [][]byte
@@ -230,9 +235,9 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 	if maxSel == 0 {
 		maxSel = DefaultProbeSelectors
 	}
-	callers := probeCallers(req)
-	sc := newScene(req, callers)
-	calls := buildProbeCalls(req.Code, maxSel, sc)
+	callers := ProbeCallers(req)
+	sc := NewScene(req, callers)
+	calls := BuildProbeCalls(req.Code, maxSel, sc)
 	facts := &analysis.EVMProbeFacts{Callers: []analysis.EVMProbeCaller{}}
 	facts.Functions, facts.Unprobed = probeCoverage(req.Code, calls)
 	if len(calls) == 0 || len(callers) == 0 {
@@ -243,9 +248,9 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		return nil, func() (*analysis.EVMProbeFacts, error) { return facts, nil }, nil
 	}
 	donors := probeDonors(req, callers)
-	overrides := StateOverride{ProbeVictim: {Code: prober.DeployedBytecode}}
+	overrides := node.StateOverride{ProbeVictim: {Code: prober.DeployedBytecode}}
 	for _, d := range donors {
-		overrides[d] = OverrideAccount{Code: prober.DeployedBytecode}
+		overrides[d] = node.OverrideAccount{Code: prober.DeployedBytecode}
 	}
 
 	type chunk struct {
@@ -269,7 +274,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 	}
 	stockOv := stockOverride(req)
 	for ci, c := range callers {
-		ov := StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}}
+		ov := node.StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}}
 		for k, v := range overrides {
 			ov[k] = v
 		}
@@ -282,7 +287,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 			for split > 0 && mine[split-1].stock {
 				split--
 			}
-			stockCallOv := StateOverride{req.Token: *stockOv}
+			stockCallOv := node.StateOverride{req.Token: *stockOv}
 			for k, v := range ov {
 				stockCallOv[k] = v
 			}
@@ -306,7 +311,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 				out := new(hexutil.Bytes)
 				from := c.addr
 				chunks = append(chunks, chunk{caller: ci, calls: part, out: out, elem: len(elems)})
-				elems = append(elems, CallElem(CallMsg{From: &from, To: c.addr, Gas: probeCallGas, Data: input}, seg.ov, out))
+				elems = append(elems, node.CallElem(node.CallMsg{From: &from, To: c.addr, Gas: probeCallGas, Data: input}, seg.ov, out))
 			}
 		}
 	}
@@ -322,7 +327,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 			c := callers[ch.caller]
 			if err := elems[ch.elem].Error; err != nil {
 				ran[ch.caller] = false
-				errs[ch.caller] = "probe call failed: " + callFailure(err)
+				errs[ch.caller] = "probe call failed: " + revert.CallFailure(err)
 				continue
 			}
 			funder, base, outs, err := decodeProberRun(prober.ABI, *ch.out)
@@ -371,14 +376,14 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 // override.
 type probeSegment struct {
 	calls []probeCall
-	ov    StateOverride
+	ov    node.StateOverride
 }
 
 // stockOverride credits the token contract req.Stock tokens in each of
 // its balance mappings, at the key of its own address (solc's and
 // vyper's mapping layouts both); nil when there is nothing to credit or
 // no balance mapping is known.
-func stockOverride(req ProbeRequest) *OverrideAccount {
+func stockOverride(req ProbeRequest) *node.OverrideAccount {
 	if req.Stock == nil || req.Stock.Sign() <= 0 || len(req.Code.Methods.BalanceSlots) == 0 {
 		return nil
 	}
@@ -390,7 +395,7 @@ func stockOverride(req ProbeRequest) *OverrideAccount {
 		diff[crypto.Keccak256Hash(key, sw[:])] = amount
 		diff[crypto.Keccak256Hash(sw[:], key)] = amount
 	}
-	return &OverrideAccount{StateDiff: diff}
+	return &node.OverrideAccount{StateDiff: diff}
 }
 
 func allTrue(b []bool) bool {
@@ -414,14 +419,14 @@ func anyTrue(b []bool) bool {
 // probeCallers lists who to probe from: the live owner, stored addresses,
 // the creator (each once, never a burn or excluded address), and last the
 // control caller.
-func probeCallers(req ProbeRequest) []probeCaller {
+func ProbeCallers(req ProbeRequest) []probeCaller {
 	seen := map[common.Address]bool{req.Token: true, req.Pool: true, ProbeVictim: true, ProbeSink: true, ProbeAnyone: true}
 	for _, a := range req.Exclude {
 		seen[a] = true
 	}
 	var out []probeCaller
 	add := func(a common.Address, role string) bool {
-		if seen[a] || isBurn(a) || isPrecompile(a) {
+		if seen[a] || holder.IsBurn(a) || isPrecompile(a) {
 			return false
 		}
 		seen[a] = true
@@ -462,7 +467,7 @@ func probeDonors(req ProbeRequest, callers []probeCaller) []common.Address {
 		}
 	}
 	for _, d := range req.Donors {
-		if !seen[d] && !isBurn(d) && !isPrecompile(d) && len(out) < 8 {
+		if !seen[d] && !holder.IsBurn(d) && !isPrecompile(d) && len(out) < 8 {
 			seen[d] = true
 			out = append(out, d)
 		}
@@ -478,10 +483,10 @@ func decodeProberRun(parsed abi.ABI, data []byte) (common.Address, proberMeasure
 	funder, _ := vals[0].(common.Address)
 	var base proberMeasure
 	var outs []proberOutcome
-	if err := safeConvert(vals[1], &base); err != nil {
+	if err := revert.SafeConvert(vals[1], &base); err != nil {
 		return common.Address{}, proberMeasure{}, nil, err
 	}
-	if err := safeConvert(vals[2], &outs); err != nil {
+	if err := revert.SafeConvert(vals[2], &outs); err != nil {
 		return common.Address{}, proberMeasure{}, nil, err
 	}
 	return funder, base, outs, nil
@@ -518,7 +523,7 @@ func genericPatterns() []struct {
 // tailoredCall encodes a catalogue signature with arguments that make its
 // effect visible: the victim for addresses, an amount that moves supply
 // for mints, a cap of one unit for limits, a mid-range fee for fees.
-func tailoredCall(p Privileged) ([]byte, bool, bool) {
+func tailoredCall(p bytecode.Privileged) ([]byte, bool, bool) {
 	open := strings.IndexByte(p.Signature, '(')
 	if open < 0 || !strings.HasSuffix(p.Signature, ")") {
 		return nil, false, false
@@ -533,11 +538,11 @@ func tailoredCall(p Privileged) ([]byte, bool, bool) {
 	victimArg := false
 	amount := big.NewInt(1)
 	switch p.Capability {
-	case CapMint:
+	case bytecode.CapMint:
 		amount = new(big.Int).Exp(big.NewInt(10), big.NewInt(24), nil)
-	case CapFeeChange:
+	case bytecode.CapFeeChange:
 		amount = big.NewInt(25)
-	case CapCooldown:
+	case bytecode.CapCooldown:
 		amount = big.NewInt(3600)
 	}
 	for _, t := range types {
@@ -560,7 +565,7 @@ func tailoredCall(p Privileged) ([]byte, bool, bool) {
 		case "int256":
 			vals = append(vals, new(big.Int).Set(amount))
 		case "bool":
-			vals = append(vals, p.Capability != CapTradingSwitch || !strings.Contains(strings.ToLower(p.Signature), "disable"))
+			vals = append(vals, p.Capability != bytecode.CapTradingSwitch || !strings.Contains(strings.ToLower(p.Signature), "disable"))
 		case "bytes":
 			vals = append(vals, []byte{})
 		default:
@@ -571,7 +576,7 @@ func tailoredCall(p Privileged) ([]byte, bool, bool) {
 	if err != nil {
 		return nil, false, false
 	}
-	sel := SelectorOf(p.Signature)
+	sel := bytecode.SelectorOf(p.Signature)
 	return append(sel[:], packed...), victimArg, true
 }
 
@@ -590,7 +595,7 @@ type verdicts struct {
 	// went through (percent), and whether a ladder rung ran.
 	fees map[callerSelector]*feeReading
 	// ran: selectors some privileged caller called without a revert.
-	ran map[Selector]bool
+	ran map[bytecode.Selector]bool
 }
 
 type feeReading struct {
@@ -600,7 +605,7 @@ type feeReading struct {
 
 type callerSelector struct {
 	caller probeCaller
-	sel    Selector
+	sel    bytecode.Selector
 }
 
 type labelledEffect struct {
@@ -610,7 +615,7 @@ type labelledEffect struct {
 
 func newVerdicts(owner *common.Address, sc scene) *verdicts {
 	return &verdicts{owner: owner, sc: sc, seen: map[callerSelector][]labelledEffect{},
-		ownerTried: map[string]string{}, ownerOK: map[string]bool{}, fees: map[callerSelector]*feeReading{}, ran: map[Selector]bool{}}
+		ownerTried: map[string]string{}, ownerOK: map[string]bool{}, fees: map[callerSelector]*feeReading{}, ran: map[bytecode.Selector]bool{}}
 }
 
 // observe compares one outcome with the baseline.
@@ -777,7 +782,7 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 		// owner exemptions, so they no longer show what the call did to
 		// holders. Only a caller that is not the owner learns something.
 		if c.role != RoleOwner {
-			out = append(out, effect{capability: CapOwnershipReclaim, what: "owner() moved to an address the caller chose"})
+			out = append(out, effect{capability: bytecode.CapOwnershipReclaim, what: "owner() moved to an address the caller chose"})
 		}
 		return out
 	}
@@ -790,11 +795,11 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 	credit, debit, seized, from := balanceDeltas(base, m, c, sc)
 	switch {
 	case cmp(m.TotalSupply, base.TotalSupply) > 0:
-		out = append(out, effect{capability: CapMint, what: "total supply rose"})
+		out = append(out, effect{capability: bytecode.CapMint, what: "total supply rose"})
 	case credit.Cmp(debit) > 0:
 		// Tokens credited that nobody watched was debited: created,
 		// whatever the supply getter says (a hidden mint).
-		out = append(out, effect{capability: CapMint, what: "balances rose by " + credit.String() + " with " + debit.String() + " debited: tokens credited from nowhere"})
+		out = append(out, effect{capability: bytecode.CapMint, what: "balances rose by " + credit.String() + " with " + debit.String() + " debited: tokens credited from nowhere"})
 	}
 	if seized.Sign() > 0 {
 		who := "a holder"
@@ -804,24 +809,24 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 		case sc.pool:
 			who = "the pool"
 		}
-		out = append(out, effect{capability: CapSeize, what: who + " lost " + seized.String() + " tokens without any allowance (" + from.Hex() + ")"})
+		out = append(out, effect{capability: bytecode.CapSeize, what: who + " lost " + seized.String() + " tokens without any allowance (" + from.Hex() + ")"})
 	}
 	if taken := stockTaken(p, base, m, sc); taken != nil {
-		out = append(out, effect{capability: CapSeizeStock, what: "the token contract's own holdings fell by " + taken.String() +
+		out = append(out, effect{capability: bytecode.CapSeizeStock, what: "the token contract's own holdings fell by " + taken.String() +
 			" (tokens it held: fees, tokens holders sent it), and no trade with the pool paid for them"})
 	}
 	if base.OwnerOk && m.OwnerOk && m.Owner != base.Owner && m.Owner == c.addr && c.role != RoleOwner {
-		out = append(out, effect{capability: CapOwnershipReclaim, what: "owner() became the caller"})
+		out = append(out, effect{capability: bytecode.CapOwnershipReclaim, what: "owner() became the caller"})
 	}
 	hooked := p.victimArg && (base.Hits == nil || base.Hits.Sign() == 0) && m.Hits != nil && m.Hits.Sign() > 0
 	if hooked {
-		out = append(out, effect{capability: CapExternalTarget, what: "transfers then called the address it was given"})
+		out = append(out, effect{capability: bytecode.CapExternalTarget, what: "transfers then called the address it was given"})
 	}
 	walletBlocked := base.WalletOk && !m.WalletOk
 	sellBlocked := base.SellOk && !m.SellOk
 	tinyBlocked := base.TinyOk && !m.TinyOk
 	unblocked := (!base.WalletOk && m.WalletOk) || (!base.SellOk && m.SellOk)
-	transferCaps := map[string]bool{CapBlacklist: true, CapWhitelist: true, CapPause: true, CapLimitTx: true, CapTradingSwitch: true, CapCooldown: true}
+	transferCaps := map[string]bool{bytecode.CapBlacklist: true, bytecode.CapWhitelist: true, bytecode.CapPause: true, bytecode.CapLimitTx: true, bytecode.CapTradingSwitch: true, bytecode.CapCooldown: true}
 	// A victim whose balance was taken cannot transfer what it lost: that
 	// is the seizure, not a block.
 	victimEmptied := m.VictimBalance != nil && base.VictimBalance != nil && m.VictimBalance.Cmp(base.VictimBalance) < 0
@@ -832,15 +837,15 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 			// A named power that blocks transfers as a side effect (a fee
 			// set absurdly high) is still that power.
 		case p.ladder:
-			capability = CapFeeChange
+			capability = bytecode.CapFeeChange
 		case p.victimArg:
-			capability = CapBlacklist
+			capability = bytecode.CapBlacklist
 		case !tinyBlocked:
-			capability = CapLimitTx
+			capability = bytecode.CapLimitTx
 		case sellBlocked && !walletBlocked:
-			capability = CapTradingSwitch
+			capability = bytecode.CapTradingSwitch
 		default:
-			capability = CapPause
+			capability = bytecode.CapPause
 		}
 		what := "the test wallet's transfers then failed"
 		if sellBlocked && !walletBlocked {
@@ -851,9 +856,9 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 	if unblocked {
 		capability := p.capability
 		if !transferCaps[capability] {
-			capability = CapTradingSwitch
+			capability = bytecode.CapTradingSwitch
 			if !base.WalletOk && m.WalletOk && p.victimArg {
-				capability = CapWhitelist
+				capability = bytecode.CapWhitelist
 			}
 		}
 		out = append(out, effect{capability: capability, what: "blocked transfers then went through"})
@@ -862,11 +867,11 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 	// meaningless (a pool credited reads as a negative tax).
 	moved := false
 	for _, e := range out {
-		moved = moved || e.capability == CapMint || e.capability == CapSeize || e.capability == CapSeizeStock
+		moved = moved || e.capability == bytecode.CapMint || e.capability == bytecode.CapSeize || e.capability == bytecode.CapSeizeStock
 	}
 	if !moved && (feeChanged(base.WalletOk && m.WalletOk, base.WalletSent, base.WalletReceived, m.WalletSent, m.WalletReceived) ||
 		feeChanged(base.SellOk && m.SellOk, base.SellSent, base.SellReceived, m.SellSent, m.SellReceived)) {
-		out = append(out, effect{capability: CapFeeChange, what: "the transfer tax changed"})
+		out = append(out, effect{capability: bytecode.CapFeeChange, what: "the transfer tax changed"})
 	}
 	return out
 }
@@ -897,19 +902,19 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 		// (a garbage target) are the same power, not a blacklist or pause.
 		target, minted, seized := false, false, false
 		for _, e := range effects {
-			target = target || e.capability == CapExternalTarget
-			minted = minted || e.capability == CapMint
-			seized = seized || e.capability == CapSeize
+			target = target || e.capability == bytecode.CapExternalTarget
+			minted = minted || e.capability == bytecode.CapMint
+			seized = seized || e.capability == bytecode.CapSeize
 		}
 		if minted && seized {
 			// One function that both credits and debits holders at will
 			// sets balances.
-			effects = append(effects, labelledEffect{effect{capability: CapBalanceChange, what: "it both credits and debits holders at will"}, effects[0].label})
+			effects = append(effects, labelledEffect{effect{capability: bytecode.CapBalanceChange, what: "it both credits and debits holders at will"}, effects[0].label})
 		}
 		for _, e := range effects {
 			name := e.capability
 			if target && e.blocking {
-				name = CapExternalTarget
+				name = bytecode.CapExternalTarget
 			}
 			dup := false
 			for _, x := range proven[name] {
@@ -922,7 +927,7 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 				Name: name, Proven: new(true), Caller: key.caller.addr.Hex(), Role: key.caller.role,
 				Evidence: e.label + ": " + e.what + " (as " + key.caller.role + ")",
 			}
-			if f := v.fees[key]; name == CapFeeChange && f != nil && f.ladder {
+			if f := v.fees[key]; name == bytecode.CapFeeChange && f != nil && f.ladder {
 				ceiling := math.Round(f.max*10) / 10
 				c.Ceiling = &ceiling
 			}

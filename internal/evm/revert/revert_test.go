@@ -1,9 +1,12 @@
-package evm
+package revert
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -13,10 +16,10 @@ func TestRevertReason(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sel := SelectorOf("Error(string)")
+		sel := bytecode.SelectorOf("Error(string)")
 		return append(sel[:], b...)
 	}
-	panicData := append(SelectorOf("Panic(uint256)").bytes(), common.LeftPadBytes([]byte{0x11}, 32)...)
+	panicData := append(bytecode.SelectorOf("Panic(uint256)").Bytes(), common.LeftPadBytes([]byte{0x11}, 32)...)
 	tests := []struct {
 		name string
 		data []byte
@@ -42,12 +45,16 @@ func TestRevertReason(t *testing.T) {
 
 func FuzzRevertReason(f *testing.F) {
 	f.Add([]byte{})
-	f.Add(append(SelectorOf("Error(string)").bytes(), 0xff, 0xff))
-	f.Add(append(SelectorOf("Panic(uint256)").bytes(), make([]byte, 32)...))
+	f.Add(append(bytecode.SelectorOf("Error(string)").Bytes(), 0xff, 0xff))
+	f.Add(append(bytecode.SelectorOf("Panic(uint256)").Bytes(), make([]byte, 32)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := RevertReason(data)
 		if s == "" || len([]rune(s)) > 2*len(data)+64 && len([]rune(s)) > 202 {
 			t.Fatalf("reason %q for %x", s, data)
 		}
 	})
+}
+
+func abiPack(typ string, v any) ([]byte, error) {
+	return abi.Arguments{{Type: MustType(typ)}}.Pack(v)
 }

@@ -1,4 +1,4 @@
-package evm
+package holder
 
 import (
 	"math/big"

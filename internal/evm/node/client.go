@@ -1,4 +1,4 @@
-package evm
+package node
 
 import (
 	"bytes"
@@ -347,7 +347,7 @@ func transientCall(err error) bool {
 		return false
 	}
 	msg := strings.ToLower(re.Message)
-	if re.Code == 3 || strings.Contains(msg, "revert") || isRevert(err) {
+	if re.Code == 3 || strings.Contains(msg, "revert") || IsRevert(err) {
 		return false
 	}
 	// "query returned more than 10000 results", "block range too large":
@@ -642,12 +642,12 @@ func netFailure(err error) error {
 }
 
 // Block parameters: the adapter reads the latest state.
-const latest = "latest"
+const Latest = "latest"
 
 // CodeAt returns the code at addr.
 func (c *Client) CodeAt(ctx context.Context, addr common.Address) ([]byte, error) {
 	var code hexutil.Bytes
-	if err := c.Call(ctx, &code, "eth_getCode", addr, latest); err != nil {
+	if err := c.Call(ctx, &code, "eth_getCode", addr, Latest); err != nil {
 		return nil, fmt.Errorf("eth_getCode: %w", err)
 	}
 	return code, nil
@@ -656,7 +656,7 @@ func (c *Client) CodeAt(ctx context.Context, addr common.Address) ([]byte, error
 // StorageAt returns the storage word of addr at slot.
 func (c *Client) StorageAt(ctx context.Context, addr common.Address, slot common.Hash) (common.Hash, error) {
 	var v hexutil.Bytes
-	if err := c.Call(ctx, &v, "eth_getStorageAt", addr, slot, latest); err != nil {
+	if err := c.Call(ctx, &v, "eth_getStorageAt", addr, slot, Latest); err != nil {
 		return common.Hash{}, fmt.Errorf("eth_getStorageAt: %w", err)
 	}
 	return common.BytesToHash(v), nil
@@ -665,7 +665,7 @@ func (c *Client) StorageAt(ctx context.Context, addr common.Address, slot common
 // BalanceAt returns the native balance of addr.
 func (c *Client) BalanceAt(ctx context.Context, addr common.Address) (*big.Int, error) {
 	var v hexutil.Big
-	if err := c.Call(ctx, &v, "eth_getBalance", addr, latest); err != nil {
+	if err := c.Call(ctx, &v, "eth_getBalance", addr, Latest); err != nil {
 		return nil, fmt.Errorf("eth_getBalance: %w", err)
 	}
 	return (*big.Int)(&v), nil
@@ -674,7 +674,7 @@ func (c *Client) BalanceAt(ctx context.Context, addr common.Address) (*big.Int, 
 // NonceAt returns the transaction count of addr.
 func (c *Client) NonceAt(ctx context.Context, addr common.Address) (uint64, error) {
 	var v hexutil.Uint64
-	if err := c.Call(ctx, &v, "eth_getTransactionCount", addr, latest); err != nil {
+	if err := c.Call(ctx, &v, "eth_getTransactionCount", addr, Latest); err != nil {
 		return 0, fmt.Errorf("eth_getTransactionCount: %w", err)
 	}
 	return uint64(v), nil
@@ -714,7 +714,7 @@ type StateOverride map[common.Address]OverrideAccount
 // CallElem builds the batch element of an eth_call against the latest
 // block with optional state overrides; result receives the return data.
 func CallElem(msg CallMsg, overrides StateOverride, result *hexutil.Bytes) rpc.BatchElem {
-	args := []any{msg, latest}
+	args := []any{msg, Latest}
 	if len(overrides) > 0 {
 		args = append(args, overrides)
 	}
@@ -738,22 +738,22 @@ func (c *Client) CallContract(ctx context.Context, msg CallMsg, overrides StateO
 
 // CodeElem builds the batch element of eth_getCode at addr.
 func CodeElem(addr common.Address, result *hexutil.Bytes) rpc.BatchElem {
-	return rpc.BatchElem{Method: "eth_getCode", Args: []any{addr, latest}, Result: result}
+	return rpc.BatchElem{Method: "eth_getCode", Args: []any{addr, Latest}, Result: result}
 }
 
 // StorageElem builds the batch element of eth_getStorageAt.
 func StorageElem(addr common.Address, slot common.Hash, result *hexutil.Bytes) rpc.BatchElem {
-	return rpc.BatchElem{Method: "eth_getStorageAt", Args: []any{addr, slot, latest}, Result: result}
+	return rpc.BatchElem{Method: "eth_getStorageAt", Args: []any{addr, slot, Latest}, Result: result}
 }
 
 // BalanceElem builds the batch element of eth_getBalance.
 func BalanceElem(addr common.Address, result *hexutil.Big) rpc.BatchElem {
-	return rpc.BatchElem{Method: "eth_getBalance", Args: []any{addr, latest}, Result: result}
+	return rpc.BatchElem{Method: "eth_getBalance", Args: []any{addr, Latest}, Result: result}
 }
 
 // NonceElem builds the batch element of eth_getTransactionCount.
 func NonceElem(addr common.Address, result *hexutil.Uint64) rpc.BatchElem {
-	return rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{addr, latest}, Result: result}
+	return rpc.BatchElem{Method: "eth_getTransactionCount", Args: []any{addr, Latest}, Result: result}
 }
 
 // BlockNumberElem builds the batch element of eth_blockNumber.
@@ -762,7 +762,7 @@ func BlockNumberElem(result *hexutil.Uint64) rpc.BatchElem {
 }
 
 // logFilter is eth_getLogs' parameter.
-type logFilter struct {
+type LogFilter struct {
 	FromBlock hexutil.Uint64   `json:"fromBlock"`
 	ToBlock   hexutil.Uint64   `json:"toBlock"`
 	Address   []common.Address `json:"address,omitempty"`
@@ -775,7 +775,7 @@ func (c *Client) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]type
 	if q.FromBlock == nil || q.ToBlock == nil {
 		return nil, errors.New("eth_getLogs: from and to blocks are required")
 	}
-	f := logFilter{
+	f := LogFilter{
 		FromBlock: hexutil.Uint64(q.FromBlock.Uint64()),
 		ToBlock:   hexutil.Uint64(q.ToBlock.Uint64()),
 		Address:   q.Addresses,
@@ -789,14 +789,14 @@ func (c *Client) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]type
 }
 
 // isRevert says whether a call failed by reverting (the code ran).
-func isRevert(err error) bool {
+func IsRevert(err error) bool {
 	_, ok := RevertData(err)
 	return ok
 }
 
 // safeErr renders an error for a warning: transport errors never carry
 // URLs; RPC messages are bounded.
-func safeErr(err error) string {
+func SafeErr(err error) string {
 	msg := err.Error()
 	if len(msg) > 160 {
 		msg = msg[:160] + "…"

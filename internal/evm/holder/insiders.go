@@ -1,6 +1,9 @@
-package evm
+package holder
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/pool"
+
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -22,26 +25,26 @@ const insiderRecipients = analysis.EVMTopHolders + 8
 // is one of them, since the token's creation. It is one call folded into
 // a batch the scan sends anyway (round trip 3, or the holders' round trip
 // when the rebuild outlived it): no request or round trip of its own.
-type insiderQuery struct {
-	elems []rpc.BatchElem
+type InsiderQuery struct {
+	Elems []rpc.BatchElem
 	logs  []types.Log
-	from  uint64
+	From  uint64
 	// bounded is set when the query starts at an operator's window
 	// (HolderBudget.MaxBlocks) rather than the token's creation: a
 	// receipt it finds is then only an upper bound of the first one.
-	bounded bool
+	Bounded bool
 	// answered is set once the node answered the call.
 	answered bool
 }
 
 // newInsiderQuery returns nil when no query is needed (the rebuild read
 // everything) or possible (no holders known).
-func newInsiderQuery(token common.Address, hs *HolderScan, pools []Pool, latest uint64) *insiderQuery {
+func NewInsiderQuery(token common.Address, hs *HolderScan, pools []pool.Pool, latest uint64) *InsiderQuery {
 	if hs == nil || hs.Complete {
 		return nil
 	}
 	var to []common.Hash
-	for _, h := range topHolders(hs) {
+	for _, h := range TopHolders(hs) {
 		if len(to) == analysis.EVMTopHolders {
 			break
 		}
@@ -59,12 +62,12 @@ func newInsiderQuery(token common.Address, hs *HolderScan, pools []Pool, latest 
 	// From the token's creation when the rebuild located it, else from
 	// its own start: the first block, or the operator's window, which
 	// the query respects (its receipts are then bounds only).
-	q := &insiderQuery{from: hs.FromBlock, bounded: hs.FromBlock > 0}
+	q := &InsiderQuery{From: hs.FromBlock, Bounded: hs.FromBlock > 0}
 	if hs.Created != nil {
-		q.from, q.bounded = *hs.Created, false
+		q.From, q.Bounded = *hs.Created, false
 	}
-	q.elems = []rpc.BatchElem{{Method: "eth_getLogs", Args: []any{logFilter{
-		FromBlock: hexutil.Uint64(q.from), ToBlock: hexutil.Uint64(latest),
+	q.Elems = []rpc.BatchElem{{Method: "eth_getLogs", Args: []any{node.LogFilter{
+		FromBlock: hexutil.Uint64(q.From), ToBlock: hexutil.Uint64(latest),
 		Address: []common.Address{token}, Topics: [][]common.Hash{{TransferTopic}, nil, to},
 	}}, Result: &q.logs}}
 	return q
@@ -72,8 +75,8 @@ func newInsiderQuery(token common.Address, hs *HolderScan, pools []Pool, latest 
 
 // read records the answer after the batch was sent (sent: the node
 // answered the batch).
-func (q *insiderQuery) read(sent bool) {
-	if q != nil && sent && q.elems[0].Error == nil {
+func (q *InsiderQuery) Read(sent bool) {
+	if q != nil && sent && q.Elems[0].Error == nil {
 		q.answered = true
 	}
 }
@@ -81,7 +84,7 @@ func (q *insiderQuery) read(sent bool) {
 // firstReceipts are the first token receipts the insider check reads: from
 // the rebuild when it read the whole history, else from the insider query,
 // else none (nil).
-func firstReceipts(hs *HolderScan, q *insiderQuery) map[common.Address]Seen {
+func firstReceipts(hs *HolderScan, q *InsiderQuery) map[common.Address]Seen {
 	switch {
 	case hs == nil:
 		return nil
@@ -100,7 +103,7 @@ func firstReceipts(hs *HolderScan, q *insiderQuery) map[common.Address]Seen {
 // their first tokens. A mint in the token's first mint block counts as
 // sent by the creator (the deployer's own mint); a later mint has no
 // sender.
-func insiderFacts(hf *analysis.EVMHolderFacts, hs *HolderScan, q *insiderQuery, pools []Pool, creator *common.Address) {
+func InsiderFacts(hf *analysis.EVMHolderFacts, hs *HolderScan, q *InsiderQuery, pools []pool.Pool, creator *common.Address) {
 	first := firstReceipts(hs, q)
 	if q != nil {
 		hf.InsiderCost = insider.Cost{Calls: 1}
@@ -109,7 +112,7 @@ func insiderFacts(hf *analysis.EVMHolderFacts, hs *HolderScan, q *insiderQuery, 
 		return
 	}
 	hf.InsidersRead = true
-	bounded := q != nil && q.bounded && !hs.Complete
+	bounded := q != nil && q.Bounded && !hs.Complete
 	at := func(b uint64) insider.Span {
 		if bounded {
 			return insider.Span{Lo: 0, Hi: b} // an earlier receipt may lie before the window
@@ -123,7 +126,7 @@ func insiderFacts(hf *analysis.EVMHolderFacts, hs *HolderScan, q *insiderQuery, 
 	}
 	mintBlock, minted := uint64(0), false
 	if hs.FirstMintTo != nil {
-		mintBlock, minted = hs.firstMintBlock, true
+		mintBlock, minted = hs.FirstMintBlock, true
 	}
 	for i := range hf.Top {
 		hb := &hf.Top[i]
@@ -138,8 +141,8 @@ func insiderFacts(hf *analysis.EVMHolderFacts, hs *HolderScan, q *insiderQuery, 
 		}
 		from := ""
 		switch {
-		case seen.From != (common.Address{}):
-			from = seen.From.Hex()
+		case seen.from != (common.Address{}):
+			from = seen.from.Hex()
 		case minted && seen.Block == mintBlock && creator != nil:
 			from = creator.Hex()
 		}
