@@ -87,10 +87,10 @@ func (r *LensResult) IsERC20() bool { return r.TotalSupply != nil && r.BalanceOf
 type LensPool struct {
 	// Pair and DEX index the request's Pairs and DEXes.
 	LensPair, DEX int
-	Fee       int
-	Stable    bool
+	Fee           int
+	Stable        bool
 	LensAddress   common.Address
-	Token0    *common.Address
+	Token0        *common.Address
 	// Reserve0 and Reserve1 come from getReserves (V2-style pools).
 	Reserve0, Reserve1 *big.Int
 	// BalanceA and BalanceB are the pair's tokens held by the pool.
@@ -126,11 +126,11 @@ type (
 		Data []byte
 	}
 	lensPool struct {
-		LensPair       uint16
+		LensPair   uint16
 		Dex        uint16
 		Fee        *big.Int
 		Stable     bool
-		LensPool       common.Address
+		LensPool   common.Address
 		Token0     LensRaw
 		Reserves   LensRaw
 		BalanceA   LensRaw
@@ -309,14 +309,14 @@ func decodeLens(parsed abi.ABI, data []byte, holders, lpHolders int) (*LensResul
 	}
 	for _, p := range resp.Pools {
 		lp := LensPool{
-			LensPair:     int(p.LensPair),
-			DEX:      int(p.Dex),
-			Fee:      int(p.Fee.Int64()),
-			Stable:   p.Stable,
-			LensAddress:  p.LensPool,
-			BalanceA: lensWord(p.BalanceA),
-			BalanceB: lensWord(p.BalanceB),
-			LPSupply: lensWord(p.LpSupply),
+			LensPair:    int(p.LensPair),
+			DEX:         int(p.Dex),
+			Fee:         int(p.Fee.Int64()),
+			Stable:      p.Stable,
+			LensAddress: p.LensPool,
+			BalanceA:    lensWord(p.BalanceA),
+			BalanceB:    lensWord(p.BalanceB),
+			LPSupply:    lensWord(p.LpSupply),
 		}
 		if a, ok := lensAddr(p.Token0); ok {
 			lp.Token0 = &a
