@@ -2,6 +2,32 @@
 // bytecode, proxies, the lens call, pools, the honeypot simulation,
 // privilege probes and holders, and assembles them into a scan assessment.
 //
+// # Layout
+//
+// Package evm is the adapter: it plans the round trips (scanrun.go),
+// detects the token on every chain (adapter.go), reads the explorers
+// (explore.go) and assembles the facts into the report (assemble.go). Each
+// fact it composes comes from a package below it, each with one seam:
+//
+//   - node: the JSON-RPC client (batching, failover, learned limits); the
+//     other packages only build rpc.BatchElem values and decode answers.
+//   - bytecode: static analysis of code (selectors, privileged signatures,
+//     opcodes); method: what each dispatched function does to storage.
+//   - proxy: proxy detection from code and slots, and its details.
+//   - lens: the lens call (metadata, owner, supply, balances, pools read).
+//   - pool: the token's DEX pools read from the lens answer, valued.
+//   - simulation: the honeypot simulation (contract and wallet paths).
+//   - probe: privilege probes (owner powers proven by simulation).
+//   - holder: holders from Transfer logs, and the insider facts.
+//   - revert: revert reasons and safe ABI decoding.
+//
+// Where new behaviour goes: a new pool kind (Uniswap V4 pools and their
+// hooks) is a package of its own under internal/evm beside pool, its
+// calls joined to the round trips in scanrun.go; a new simulation path goes
+// in simulation, a new probe in probe, a new node behaviour (limits,
+// retries) in node. A package below never imports package evm; the
+// adapter is the only place that knows the round trips.
+//
 // # Round trips
 //
 // A scan is three sequential JSON-RPC round trips on the chosen chain
@@ -23,7 +49,7 @@
 //   - The honeypot simulation has two paths in the same round trip. The
 //     contract path (contracts/src/Simulator.sol placed by state override,
 //     one eth_call) buys, transfers and sells from a contract. The wallet
-//     path (simulate_wallet.go, one eth_simulateV1) sends real transactions
+//     path (simulation/simulate_wallet.go, one eth_simulateV1) sends real transactions
 //     from SimulationWallet, an address with no code: the simulator, as
 //     its router, pays the pool and swaps to the wallet (routeBuy); the
 //     wallet itself transfers to a second wallet and to the pool; the
