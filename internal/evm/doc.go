@@ -12,7 +12,7 @@
 //   - node: the JSON-RPC client (batching, failover, learned limits); the
 //     other packages only build rpc.BatchElem values and decode answers.
 //   - bytecode: static analysis of code (selectors, privileged signatures,
-//     opcodes); method: what each dispatched function does to storage.
+//     opcodes); method: the static analysis of each dispatched function.
 //   - proxy: proxy detection from code and slots, and its details.
 //   - lens: the lens call (metadata, owner, supply, balances, pools read).
 //   - pool: the token's DEX pools read from the lens answer, valued.
