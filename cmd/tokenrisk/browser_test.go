@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -144,8 +145,57 @@ func TestBrowser(t *testing.T) {
 		if url, err := chromedp.Run(ctx, chromedp.Location()); err != nil || !strings.HasSuffix(url, "/token/"+tax.Address) {
 			t.Errorf("page address %q (%v), want the checksummed token page", url, err)
 		}
-		screenshot(t, ctx, filepath.Join(shots, "token-desktop.png"), 1280, 900, false)
-		screenshot(t, ctx, filepath.Join(shots, "token-phone.png"), 390, 844, true)
+		// The verdict leads with the facts that set it, each linking to
+		// evidence that is on the page; what is off on this server comes
+		// after them, then the checklist.
+		reasons, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(".reasons li")).map(li => {
+			const a = li.querySelector("a.evidence-link");
+			const target = a && document.querySelector(a.getAttribute("href"));
+			return li.querySelector(".reason-text").textContent.trim() + " → " + (target ? target.id : "MISSING " + (a && a.getAttribute("href")));
+		})`))
+		if err != nil || len(reasons) == 0 || !strings.HasPrefix(reasons[0], "Sell tax is 30%") || !strings.HasSuffix(reasons[0], "→ liquidity-simulation") {
+			t.Errorf("reasons %q (%v), want the 30%% sell tax first, linking to the simulation", reasons, err)
+		}
+		for _, r := range reasons {
+			if strings.Contains(r, "MISSING") {
+				t.Errorf("reason %q links to nothing on the page", r)
+			}
+		}
+		if pos, _ := chromedp.Run(ctx, chromedp.Evaluate[[]int](`["#why", "#unchecked", ".checklist", "#liquidity"].map(s => {
+			const e = document.querySelector(s); return e ? Math.round(e.getBoundingClientRect().top + window.scrollY) : -1; })`)); !slices.IsSorted(pos) || slices.Contains(pos, -1) {
+			t.Errorf("verdict, not-checked box, checklist, evidence at %v: want them in that order", pos)
+		}
+		// Amounts in token units with the symbol, in USD where the pool
+		// prices them; lists as tables; no raw JSON, no raw base units.
+		main := text("main")
+		for _, want := range []string{"PAYDAY", "≈ $", "Top holders", "Insiders"} {
+			if !strings.Contains(main, want) {
+				t.Errorf("page lacks %q", want)
+			}
+		}
+		if raw := regexp.MustCompile(`\b\d{16,}\b|\{"|":`).FindString(main); raw != "" {
+			t.Errorf("page shows raw data %q (base units or JSON)", raw)
+		}
+		if cells, _ := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#holder-top-holders + .table-wrap tbody tr:first-child td")).map(td => td.textContent.trim())`)); !slices.ContainsFunc(cells, func(c string) bool {
+			return regexp.MustCompile(`^[\d,]+(\.\d+)? PAYDAY≈ \$[\d,.]+$`).MatchString(c)
+		}) {
+			t.Errorf("top holder row %q: want a balance in PAYDAY with thousands separators and its USD value", cells)
+		}
+		for _, theme := range []string{"light", "dark"} {
+			// The page's own switch (it follows the system theme, light here,
+			// until clicked).
+			if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const b = document.getElementById("theme");
+				if ((document.documentElement.dataset.theme || "light") !== "`+theme+`") b.click(); })()`)); err != nil {
+				t.Fatal(err)
+			}
+			screenshot(t, ctx, filepath.Join(shots, "token-"+theme+"-desktop.png"), 1280, 900, false)
+			checkAccessibility(t, ctx, "token page ("+theme+")")
+			screenshot(t, ctx, filepath.Join(shots, "token-"+theme+"-phone.png"), 390, 844, true)
+			checkAccessibility(t, ctx, "token page, phone ("+theme+")")
+			if err := chromedp.Do(ctx, chromedp.EmulateReset()); err != nil {
+				t.Fatal(err)
+			}
+		}
 	})
 
 	t.Run("the honeypot shows the honeypot verdict", func(t *testing.T) {
@@ -164,7 +214,11 @@ func TestBrowser(t *testing.T) {
 		if checklist := text(".checklist"); !strings.Contains(checklist, "not a honeypot): not proven") {
 			t.Errorf("checklist %q does not leave not-a-honeypot unproven", checklist)
 		}
+		if first := text(".reasons li:first-child .reason-text"); !strings.Contains(first, "cannot be sold") && !strings.Contains(first, "sell") {
+			t.Errorf("honeypot's first reason %q, want that it cannot be sold", first)
+		}
 		screenshot(t, ctx, filepath.Join(shots, "honeypot-desktop.png"), 1280, 900, false)
+		checkAccessibility(t, ctx, "honeypot page")
 	})
 
 	t.Run("the badge renders and names the level", func(t *testing.T) {
@@ -185,6 +239,13 @@ func TestBrowser(t *testing.T) {
 		if !strings.HasPrefix(svg.Title, "tokenrisk: critical ") || !slices.Contains(svg.Texts, strings.TrimPrefix(svg.Title, "tokenrisk: ")) {
 			t.Errorf("badge title %q texts %v, want the critical level", svg.Title, svg.Texts)
 		}
+	})
+
+	t.Run("the home page is accessible", func(t *testing.T) {
+		if err := chromedp.Do(ctx, chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.ID("address"))); err != nil {
+			t.Fatal(err)
+		}
+		checkAccessibility(t, ctx, "home page")
 	})
 
 	t.Run("keyboard, theme and a premium key's history", func(t *testing.T) {
@@ -236,8 +297,47 @@ func TestBrowser(t *testing.T) {
 	t.Logf("screenshots in %s", shots)
 }
 
+// checkAccessibility runs axe-core (TOKENRISK_AXE: the path of its
+// axe.min.js, which .ci/run's browser tier installs from npm) on the page
+// and fails on any serious or critical violation. Without it the check
+// skips, except in CI (TOKENRISK_CI_ARTIFACTS set), where it fails.
+func checkAccessibility(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	path := os.Getenv("TOKENRISK_AXE")
+	if path == "" {
+		if os.Getenv("TOKENRISK_CI_ARTIFACTS") != "" {
+			t.Errorf("%s: TOKENRISK_AXE is not set: the browser tier's accessibility check did not run", page)
+		} else {
+			t.Logf("%s: accessibility not checked (set TOKENRISK_AXE to axe-core's axe.min.js)", page)
+		}
+		return
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("axe-core: %v", err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](string(src)+"\n;true")); err != nil {
+		t.Fatalf("%s: inject axe-core: %v", page, err)
+	}
+	res, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`axe.run(document, {resultTypes: ["violations"]}).then(r => {
+		const out = r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+			.map(v => v.id + " (" + v.impact + "): " + v.help + " at " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; "));
+		out.push("checked " + r.passes.length + " rules passed, " + r.violations.length + " violations in all");
+		return out;
+	})`, chromedp.EvalAwaitPromise))
+	if err != nil || len(res) == 0 {
+		t.Errorf("%s: axe-core did not run: %v", page, err)
+		return
+	}
+	summary, serious := res[len(res)-1], res[:len(res)-1]
+	t.Logf("%s: axe-core %s, %d serious or critical", page, summary, len(serious))
+	for _, v := range serious {
+		t.Errorf("%s: %s", page, v)
+	}
+}
+
 // screenshot saves the page at a viewport of w×h (a phone when mobile):
-// the whole page, and for a phone also the first screen (path-top.png).
+// the whole page, and the first screen a visitor sees (path-top.png).
 func screenshot(t *testing.T, ctx context.Context, path string, w, h int64, mobile bool) {
 	t.Helper()
 	viewport := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
@@ -267,7 +367,8 @@ func screenshot(t *testing.T, ctx context.Context, path string, w, h int64, mobi
 		fmt.Fprintln(os.Stderr, "screenshot:", path)
 	}
 	save(path, chromedp.FullScreenshot(100))
-	if mobile {
-		save(strings.TrimSuffix(path, ".png")+"-top.png", chromedp.CaptureScreenshot())
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`)); err != nil {
+		t.Errorf("scroll to the top: %v", err)
 	}
+	save(strings.TrimSuffix(path, ".png")+"-top.png", chromedp.CaptureScreenshot())
 }

@@ -90,7 +90,7 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 	// The write timeout leaves a scan its whole deadline, a queue wait and
 	// the history write.
 	writeTimeout := 2*cfg.ScanTimeout + 15*time.Second
-	pages, err := webPages(cfg, plans, engine, st, backends.limiter, examples, log)
+	pages, err := webPages(cfg, plans, reg, engine, st, backends.limiter, examples, log)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/tokenrisk/tokenrisk/internal/auth"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/config"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
@@ -18,8 +19,8 @@ const webPlan = "free"
 
 // webPages builds the web pages and badges: keyless page scans run as the
 // free plan, at --web-rate per IP (default the free plan's rate).
-func webPages(cfg *config.Config, plans auth.Plans, engine *scan.Engine, st store.Store, limiter ratelimit.Limiter,
-	examples []web.Example, log *slog.Logger) (*web.Pages, error) {
+func webPages(cfg *config.Config, plans auth.Plans, reg *chains.Registry, engine *scan.Engine, st store.Store,
+	limiter ratelimit.Limiter, examples []web.Example, log *slog.Logger) (*web.Pages, error) {
 	plan, ok := plans.Lookup(webPlan)
 	rate := int64(cfg.WebRate)
 	if rate < 0 {
@@ -38,7 +39,7 @@ func webPages(cfg *config.Config, plans auth.Plans, engine *scan.Engine, st stor
 	}
 	return web.New(web.Deps{
 		Scanner: engine, Store: st, Limiter: limiter, Rate: rate, TrustedProxies: trusted, PublicURL: cfg.PublicURL, Examples: examples,
-		Chains: plan.AllowedChains(engine.ChainKeys()), Priority: plan.Priority,
+		Chains: plan.AllowedChains(engine.ChainKeys()), Priority: plan.Priority, Registry: reg,
 		Logger: log.WithGroup("web"),
 	})
 }

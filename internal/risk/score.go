@@ -189,6 +189,18 @@ func liftsAlone(d Definition, f Flag) bool {
 	return f.Evidence != EvidenceCode || d.Group == GroupDilution || d.Group == GroupBalanceControl
 }
 
+// Weight is what f weighs in a score (see Score): its catalogue weight,
+// capped by its own severity when lower and scaled when known from code
+// only; 0 for a code the catalogue does not know.
+func (c *Catalogue) Weight(f Flag) float64 {
+	d, ok := c.byCode[f.Code]
+	if !ok {
+		return 0
+	}
+	w, _ := weigh(d, f)
+	return w
+}
+
 // weigh is a flag's weight and whether it counts as critical: its own
 // severity (an analysis may raise a flag above or below the catalogue's,
 // e.g. a hidden mint critical, a capped fee low) caps the weight when

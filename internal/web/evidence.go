@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -39,26 +40,32 @@ func objectFields(raw json.RawMessage) (fields []field, ok bool) {
 
 // fact is one evidence value as the page shows it.
 type fact struct {
+	// ID is the anchor of a fact of a block (none in tables and lists).
+	ID    string
 	Label string
 	// Text is the value in words; Unknown marks null (not established).
 	Text    string
 	Unknown bool
 	// Mono shows the value in a fixed font (addresses, hashes, amounts).
 	Mono bool
+	// Sub is a second line in smaller type (an amount's value in USD).
+	Sub string
+	// Num aligns the value to the right in a table (numbers, amounts).
+	Num bool
 }
 
 // table is an array of objects: one row per item, one column per field.
 type table struct {
+	ID      string
 	Label   string
-	Columns []string
+	Columns []column
 	Rows    [][]fact
 }
 
-// group is an evidence object shown as its own list of facts.
-type group struct {
+// column is a table's column heading.
+type column struct {
 	Label string
-	Facts []fact
-	Lists []list
+	Num   bool
 }
 
 // list is an array of plain values.
@@ -67,44 +74,58 @@ type list struct {
 	Items []fact
 }
 
-// evidenceView lays an analysis's evidence out: plain values as facts,
-// objects as groups, arrays of objects as tables, other arrays as lists.
-type evidenceView struct {
+// block is an evidence object laid out: plain values as facts, objects as
+// nested blocks, arrays of objects as tables, other arrays as lists. Its
+// ID is the anchor the verdict's reasons link to.
+type block struct {
+	ID     string
+	Label  string
 	Facts  []fact
-	Groups []group
+	Blocks []block
 	Tables []table
 	Lists  []list
 }
 
-// viewEvidence lays out the fields of one analysis.
-func viewEvidence(fields []field) evidenceView {
-	var v evidenceView
+// maxDepth bounds how deep objects nest as blocks; deeper ones are
+// written as one line of text.
+const maxDepth = 3
+
+// viewEvidence lays out the fields of one analysis (prefix is its
+// section's id, which the blocks' anchors start with).
+func (u *units) viewEvidence(prefix string, fields []field) block {
+	return u.block(prefix, "", fields, 0)
+}
+
+func (u *units) block(id, label string, fields []field, depth int) block {
+	b := block{ID: id, Label: label}
+	siblings := make(map[string]json.RawMessage, len(fields))
 	for _, f := range fields {
-		label := humanize(f.Name)
+		siblings[f.Name] = f.Raw
+	}
+	for _, f := range fields {
+		name, sub := humanize(f.Name), id+"-"+strings.ReplaceAll(f.Name, "_", "-")
 		switch kind(f.Raw) {
 		case '{':
-			sub, _ := objectFields(f.Raw)
-			g := group{Label: label}
-			for _, sf := range sub {
-				switch kind(sf.Raw) {
-				case '[':
-					g.Lists = append(g.Lists, list{Label: humanize(sf.Name), Items: arrayFacts(sf.Raw)})
-				default:
-					g.Facts = append(g.Facts, valueFact(sf.Name, sf.Raw))
-				}
+			if fs, ok := objectFields(f.Raw); ok && depth < maxDepth {
+				b.Blocks = append(b.Blocks, u.block(sub, name, fs, depth+1))
+				continue
 			}
-			v.Groups = append(v.Groups, g)
+			v := u.value(f.Name, f.Raw, siblings)
+			v.ID = sub
+			b.Facts = append(b.Facts, v)
 		case '[':
-			if t, ok := arrayTable(label, f.Raw); ok {
-				v.Tables = append(v.Tables, t)
+			if t, ok := u.table(sub, name, f.Raw); ok {
+				b.Tables = append(b.Tables, t)
 			} else {
-				v.Lists = append(v.Lists, list{Label: label, Items: arrayFacts(f.Raw)})
+				b.Lists = append(b.Lists, list{Label: name, Items: u.items(f.Raw)})
 			}
 		default:
-			v.Facts = append(v.Facts, valueFact(f.Name, f.Raw))
+			v := u.value(f.Name, f.Raw, siblings)
+			v.ID = sub
+			b.Facts = append(b.Facts, v)
 		}
 	}
-	return v
+	return b
 }
 
 // kind is the first byte of a JSON value: '{', '[', or another.
@@ -124,14 +145,15 @@ func arrayItems(raw json.RawMessage) []json.RawMessage {
 	return items
 }
 
-// arrayTable makes a table of an array whose items are all objects.
-func arrayTable(label string, raw json.RawMessage) (table, bool) {
+// table makes a table of an array whose items are all objects.
+func (u *units) table(id, label string, raw json.RawMessage) (table, bool) {
 	items := arrayItems(raw)
 	if len(items) == 0 {
 		return table{}, false
 	}
-	t := table{Label: label}
+	t := table{ID: id, Label: label}
 	index := map[string]int{}
+	var names []string
 	var rows [][]field
 	for _, it := range items {
 		fs, ok := objectFields(it)
@@ -140,41 +162,59 @@ func arrayTable(label string, raw json.RawMessage) (table, bool) {
 		}
 		for _, f := range fs {
 			if _, seen := index[f.Name]; !seen {
-				index[f.Name] = len(t.Columns)
-				t.Columns = append(t.Columns, f.Name)
+				index[f.Name] = len(names)
+				names = append(names, f.Name)
 			}
 		}
 		rows = append(rows, fs)
 	}
+	num := make([]bool, len(names))
+	for i := range num {
+		num[i] = true
+	}
 	for _, fs := range rows {
-		row := make([]fact, len(t.Columns))
-		for i, c := range t.Columns {
+		row := make([]fact, len(names))
+		for i, c := range names {
 			row[i] = fact{Label: humanize(c), Text: "—"}
 		}
+		siblings := make(map[string]json.RawMessage, len(fs))
 		for _, f := range fs {
-			row[index[f.Name]] = valueFact(f.Name, f.Raw)
+			siblings[f.Name] = f.Raw
+		}
+		for _, f := range fs {
+			v := u.value(f.Name, f.Raw, siblings)
+			row[index[f.Name]] = v
+			num[index[f.Name]] = num[index[f.Name]] && (v.Num || v.Unknown)
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	for i, c := range t.Columns {
-		t.Columns[i] = humanize(c)
+	for i, c := range names {
+		t.Columns = append(t.Columns, column{Label: humanize(c), Num: num[i]})
+		for _, row := range t.Rows {
+			row[i].Num = num[i]
+		}
 	}
 	return t, true
 }
 
-func arrayFacts(raw json.RawMessage) []fact {
+func (u *units) items(raw json.RawMessage) []fact {
 	var out []fact
 	for _, it := range arrayItems(raw) {
-		out = append(out, valueFact("", it))
+		out = append(out, u.value("", it, nil))
 	}
 	return out
 }
 
-// valueFact renders one value: null is "unknown", booleans yes/no,
-// nested values as compact JSON.
-func valueFact(name string, raw json.RawMessage) fact {
+// value renders one value: null is "unknown", booleans yes/no, amounts in
+// token units (and USD where known), arrays of words as words, other
+// nested values as "name: value" pairs.
+func (u *units) value(name string, raw json.RawMessage, siblings map[string]json.RawMessage) fact {
 	f := fact{Label: humanize(name)}
 	raw = bytes.TrimSpace(raw)
+	if text, usd, ok := u.amount(name, raw, siblings); ok {
+		f.Text, f.Sub, f.Num = text, usd, true
+		return f
+	}
 	switch kind(raw) {
 	case 'n':
 		f.Text, f.Unknown = "unknown", true
@@ -187,18 +227,56 @@ func valueFact(name string, raw json.RawMessage) fact {
 		json.Unmarshal(raw, &s) //nolint:errcheck // a JSON string
 		f.Text = s
 		f.Mono = looksLikeID(s)
-	case '{', '[':
-		var b bytes.Buffer
-		if json.Compact(&b, raw) == nil {
-			f.Text = b.String()
-		} else {
-			f.Text = string(raw)
+		if f.Mono && s != "" && !strings.HasPrefix(s, "0x") && isDigits(s) {
+			f.Text, f.Num = groupThousands(s), true
 		}
-		f.Mono = true
+	case '[':
+		var words []string
+		for _, it := range arrayItems(raw) {
+			words = append(words, u.value("", it, nil).Text)
+		}
+		if len(words) == 0 {
+			f.Text = "none"
+		} else {
+			f.Text = strings.Join(words, ", ")
+		}
+		if len(words) == 1 {
+			f.Mono = looksLikeID(words[0])
+		}
+	case '{':
+		fs, _ := objectFields(raw)
+		var parts []string
+		for _, sf := range fs {
+			parts = append(parts, strings.ToLower(humanize(sf.Name))+" "+u.value(sf.Name, sf.Raw, nil).Text)
+		}
+		f.Text = strings.Join(parts, " · ")
 	default:
-		f.Text = number(string(raw), name)
+		f.Text, f.Num = number(string(raw), name), true
+	}
+	if name == "" && kind(raw) == '"' && !f.Mono {
+		f.Text = identWords(f.Text)
 	}
 	return f
+}
+
+// identWords writes a snake_case identifier (a reason code such as
+// same_block) as words; other text is kept.
+func identWords(s string) string {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return s
+		}
+	}
+	return strings.ReplaceAll(s, "_", " ")
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // number formats a JSON number; percentages keep two decimals at most.
@@ -211,7 +289,9 @@ func number(s, name string) string {
 	case strings.HasSuffix(name, "_pct") || strings.HasSuffix(name, "_tax") || name == "value":
 		return strconv.FormatFloat(roundTo(v, 2), 'f', -1, 64) + " %"
 	case strings.HasSuffix(name, "_usd"):
-		return "$" + strconv.FormatFloat(roundTo(v, 2), 'f', -1, 64)
+		return dollars(v)
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return groupThousands(strconv.FormatFloat(v, 'f', 0, 64))
 	}
 	return s
 }

@@ -152,7 +152,7 @@ func TestTokenPageScansOnceThenShowsTheStoredVerdict(t *testing.T) {
 		"HONEYPOT_CANNOT_SELL", "Token cannot be sold", "OWNER_CAN_BLACKLIST",
 		"Evidence: proven by a probe — setBlacklist(address): victim's transfer reverted",
 		// simulation, pools, holders, deployer
-		"Can sell no", "Sell tax unknown", "sell failed: TRANSFER_FROM_FAILED", "uniswap_v2", "$123000.5", "LP burned %", "100 %",
+		"Can sell no", "Sell tax unknown", "sell failed: TRANSFER_FROM_FAILED", "uniswap_v2", "$123,000.50", "LP burned %", "100 %",
 		"Top holders", "48.7 %", "pool", "Creator 0x8E9D0e5fc08cb8F4a99DF8de11d6d079801F0b14", "Creator tx count unknown",
 		"deployer: no explorer configured", "Scores are probabilistic and informational only. Not financial advice.",
 		"Scanned",
@@ -272,6 +272,56 @@ func TestPageShowsWhatCouldNotBeChecked(t *testing.T) {
 	for _, want := range []string{"Not checked", "holders: deadline passed", "explorer", "unknown risk, not the absence of risk", "SCAN_INCOMPLETE"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q:\n%s", want, page)
+		}
+	}
+	// Nothing else was found: the missing check alone set the level, so it
+	// is the verdict's first reason and its box is the prominent one.
+	if !strings.Contains(string(body), `class="unchecked raised"`) {
+		t.Errorf("the box of checks that raised the level is not the prominent one")
+	}
+	why := regexp.MustCompile(`(?s)<ol class="reasons".*?</ol>`).FindString(string(body))
+	if !strings.Contains(why, `href="#unchecked"`) || !strings.Contains(why, "holders: deadline passed") {
+		t.Errorf("reasons %q: want the unchecked holders first, linking to the box", why)
+	}
+}
+
+// A report whose flags alone set its level shows what was not checked
+// after the reasons, as a quiet note: the reasons are the flags.
+func TestUncheckedThatDidNotRaiseTheLevelIsQuiet(t *testing.T) {
+	s := newSite(t, 0, nil)
+	report := `{"scan_id":"scn_2","address":"` + pepe + `","chain":"ethereum","chain_id":1,"also_deployed_on":[],
+		"token_name":"Pepe","token_symbol":"PEPE","decimals":6,"total_supply":"123456789012","overall_risk_score":92,
+		"risk_level":"critical","completeness":"degraded","unchecked":["creator_history"],"not_configured":[],
+		"contract_analysis":{"score":0,"status":"complete"},
+		"liquidity_analysis":{"score":95,"status":"complete","main_pool":"0x86191928c5158BFDdF6547e3468482A30bad2431",
+			"pools":[{"dex":"uniswap_v2","kind":"v2","address":"0x86191928c5158BFDdF6547e3468482A30bad2431","token_reserve":"2000000000","liquidity_usd":1000}]},
+		"deployer_analysis":{"score":0,"status":"partial"},
+		"holder_analysis":{"score":0,"status":"complete","top_holders":[{"address":"0x86191928c5158BFDdF6547e3468482A30bad2431","balance":"1500000000","share_pct":1.2}]},
+		"safety_checklist":{"verified":false,"not_honeypot":false,"healthy_holders":false,"ownership_renounced":false,"liquidity_locked":false,"no_mint":true},
+		"risk_flags":[{"code":"HONEYPOT_CANNOT_SELL","severity":"critical","category":"liquidity","title":"Token cannot be sold","detail":"a sell failed"},
+			{"code":"OWNER_NOT_RENOUNCED","severity":"low","category":"contract","title":"Ownership not renounced","detail":"owner"},
+			{"code":"SCAN_INCOMPLETE","severity":"medium","category":"contract","title":"Scan incomplete","detail":"creator_history"}],
+		"warnings":[],"scanned_at":"2026-11-21T10:00:00Z","duration_ms":5,"cached":false,"engine_version":"t",
+		"disclaimer":"Scores are probabilistic and informational only. Not financial advice."}`
+	saveReport(t, s.store, "scn_2", pepe, "critical", 92, report)
+	_, body := get(t, s.url+"/token/"+pepe)
+	page := string(body)
+	if !strings.Contains(page, `class="unchecked"`) || strings.Contains(page, `class="unchecked raised"`) {
+		t.Errorf("a check that did not raise the level is not a quiet note")
+	}
+	why := regexp.MustCompile(`(?s)<ol class="reasons".*?</ol>`).FindString(page)
+	if strings.Count(why, "<li") != 1 || !strings.Contains(why, "Token cannot be sold") || strings.Contains(why, "renounced") {
+		t.Errorf("reasons %q: want the unsellable token alone (a low flag does not set a critical level)", why)
+	}
+	if strings.Index(page, `id="why"`) > strings.Index(page, `id="unchecked"`) {
+		t.Errorf("what was not checked comes before the reasons")
+	}
+	// 1.5e9 base units of 6 decimals at the pool's price ($500 of tokens
+	// for 2 000 of them: $0.25 each) is 1,500 PEPE, about $375.
+	text := text(body)
+	for _, want := range []string{"supply 123,456.79 PEPE", "1,500 PEPE≈ $375.00"} {
+		if !strings.Contains(strings.ReplaceAll(text, " ≈", "≈"), want) {
+			t.Errorf("page lacks %q:\n%s", want, text)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/ratelimit"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 )
@@ -55,6 +56,9 @@ type Deps struct {
 	// Examples are tokens the home page offers to scan (the dev chain's,
 	// when it runs); none: no list.
 	Examples []Example
+	// Registry, if set, gives the quote tokens' decimals and symbols, so
+	// that pool reserves show in their units (else they stay raw).
+	Registry *chains.Registry
 	Logger   *slog.Logger
 	Now      func() time.Time
 }
@@ -67,7 +71,8 @@ type Example struct {
 
 // Pages serves the web pages and badges.
 type Pages struct {
-	d Deps
+	d         Deps
+	catalogue *risk.Catalogue
 }
 
 // New returns the pages.
@@ -85,7 +90,7 @@ func New(d Deps) (*Pages, error) {
 		d.Now = time.Now
 	}
 	d.PublicURL = strings.TrimSuffix(d.PublicURL, "/")
-	return &Pages{d: d}, nil
+	return &Pages{d: d, catalogue: risk.NewCatalogue()}, nil
 }
 
 // Register adds the pages' routes to mux.
