@@ -67,6 +67,18 @@ type Options struct {
 	// than waiting for a free or pro scan to end. Free and pro pay for it
 	// with those slots for that long after premium leaves.
 	HighHold time.Duration
+	// PremiumTolerance is how much slower than premium's own no-load
+	// latency a premium scan may run beside Low or Normal ones before they
+	// may start no more beside premium until it is calm, and free arrivals
+	// that cannot run at once are shed (see guard). Default 1.3; negative turns the guard
+	// off.
+	PremiumTolerance float64
+	// PremiumCalm is how many premium scans within that tolerance give
+	// Low and Normal one slot back (default 8).
+	PremiumCalm int
+	// StarveAfter is the longest the guard keeps every Low and Normal
+	// scan waiting: past it one may start (default 1s).
+	StarveAfter time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -87,6 +99,10 @@ type Controller struct {
 	// each of the last holdSpans spans of HighHold/holdSpans: the reserve
 	// is at least their maximum, so premium clients find their slots free.
 	highPeaks [holdSpans]peak
+	// guard holds premium scans to their own no-load latency.
+	guard *guard
+	// shed counts free arrivals shed by the guard.
+	shed int64
 }
 
 // peak is the most High scans at once in the span numbered span (the
@@ -104,6 +120,11 @@ type waiter struct {
 	class   Class
 	ready   chan struct{}
 	granted bool
+	// others and otherGrants are, for a High waiter, the Low and Normal
+	// scans running and the guard's count of their grants when it got its
+	// slot (it ran alone if neither moved).
+	others      int
+	otherGrants int64
 }
 
 // Outcome is how an admitted scan ended, which is what the limit learns
@@ -164,7 +185,20 @@ func New(opts Options) *Controller {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	ctl := &Controller{opts: opts, limit: newGradient(opts.MinLimit, opts.MaxLimit, opts.InitialLimit, opts.Tolerance)}
+	switch {
+	case opts.PremiumTolerance < 0:
+		opts.PremiumTolerance = 0
+	case opts.PremiumTolerance <= 1:
+		opts.PremiumTolerance = 1.3
+	}
+	if opts.PremiumCalm <= 0 {
+		opts.PremiumCalm = 8
+	}
+	if opts.StarveAfter <= 0 {
+		opts.StarveAfter = time.Second
+	}
+	ctl := &Controller{opts: opts, limit: newGradient(opts.MinLimit, opts.MaxLimit, opts.InitialLimit, opts.Tolerance),
+		guard: newGuard(opts.PremiumTolerance, opts.PremiumCalm, opts.StarveAfter)}
 	ctl.limit.highTolerance = opts.HighTolerance
 	opts.OnLimit(ctl.limit.current())
 	return ctl
@@ -186,6 +220,11 @@ func (ctl *Controller) Acquire(ctx context.Context, c Class) (func(Outcome), err
 		ctl.mu.Unlock()
 		return nil, fault.Errorf(fault.Overloaded, "too many scans are waiting; retry shortly")
 	}
+	if c == Low && ctl.shedding() && len(ctl.waiting[Low]) >= 1 && !ctl.mayRun(Low) {
+		ctl.shed++
+		ctl.mu.Unlock()
+		return nil, fault.Errorf(fault.Overloaded, "free-plan scans are held back while premium scans run over their latency target; retry shortly")
+	}
 	w := &waiter{class: c, ready: make(chan struct{})}
 	ctl.enqueue(w)
 	if c == High {
@@ -205,13 +244,13 @@ func (ctl *Controller) Acquire(ctx context.Context, c Class) (func(Outcome), err
 		}
 		ctl.mu.Unlock()
 		// The slot arrived as we gave up: pass it on.
-		ctl.release(c, 0, Ignored)
+		ctl.release(w, 0, Ignored)
 		return nil, fmt.Errorf("admission: waiting for a scan slot: %w", ctx.Err())
 	}
 	start := ctl.opts.Now()
 	var once sync.Once
 	return func(o Outcome) {
-		once.Do(func() { ctl.release(c, ctl.opts.Now().Sub(start), o) })
+		once.Do(func() { ctl.release(w, ctl.opts.Now().Sub(start), o) })
 	}, nil
 }
 
@@ -225,7 +264,25 @@ func (ctl *Controller) mayRun(c Class) bool {
 	if c == High {
 		return true
 	}
-	return len(ctl.waiting[Low])+len(ctl.waiting[Normal]) == 0 && ctl.others() < ctl.unreserved()
+	return len(ctl.waiting[Low])+len(ctl.waiting[Normal]) == 0 && ctl.others() < ctl.othersLimit()
+}
+
+// othersLimit is how many slots Low and Normal may hold together now: the
+// unreserved ones, fewer while the guard binds beside premium. ctl.mu is
+// held.
+func (ctl *Controller) othersLimit() int {
+	u := ctl.unreserved()
+	if !ctl.guard.on() || ctl.highDemand() == 0 {
+		return u
+	}
+	return ctl.guard.limit(u, ctl.others(), ctl.opts.Now())
+}
+
+// shedding reports whether free arrivals that cannot run at once are
+// refused rather than queued: the guard binds beside premium. ctl.mu is
+// held.
+func (ctl *Controller) shedding() bool {
+	return ctl.guard.on() && ctl.highDemand() > 0 && ctl.guard.binds(ctl.unreserved())
 }
 
 func (ctl *Controller) enqueue(w *waiter) {
@@ -263,7 +320,7 @@ func (ctl *Controller) dispatch() {
 			ctl.grant(High)
 			continue
 		}
-		if ctl.others() >= ctl.unreserved() {
+		if ctl.others() >= ctl.othersLimit() {
 			return
 		}
 		next, found := Low, false
@@ -287,14 +344,25 @@ func (ctl *Controller) grant(c Class) {
 	ctl.waiting[c] = q[1:]
 	ctl.opts.Depth(c, len(ctl.waiting[c]))
 	ctl.running[c]++
+	if c == High {
+		w.others, w.otherGrants = ctl.others(), ctl.guard.otherGrants
+	} else {
+		ctl.guard.lastOther = ctl.opts.Now()
+		ctl.guard.otherGrants++
+	}
 	w.granted = true
 	close(w.ready)
 }
 
-func (ctl *Controller) release(c Class, d time.Duration, o Outcome) {
+func (ctl *Controller) release(w *waiter, d time.Duration, o Outcome) {
 	ctl.mu.Lock()
 	defer ctl.mu.Unlock()
+	c := w.class
 	inflight := ctl.total()
+	if c == High && o == Succeeded && ctl.guard.on() {
+		alone := w.others == 0 && ctl.others() == 0 && ctl.guard.otherGrants == w.otherGrants
+		ctl.guard.sample(d.Seconds(), alone, ctl.unreserved(), ctl.limit.baseline)
+	}
 	// The limit is held to premium's standard while premium scans run or
 	// ran within HighHold: a premium client that comes back then finds
 	// the node below its knee, not just a free slot on a node that makes
@@ -376,13 +444,18 @@ type Stats struct {
 	Limit   int
 	Running [classes]int
 	Waiting [classes]int
+	// OthersLimit is how many slots Low and Normal may hold together now
+	// (the guard's cap while it binds); Shed counts the free arrivals the
+	// guard refused.
+	OthersLimit int
+	Shed        int64
 }
 
 // Stats returns the current limit, running and waiting scans by class.
 func (ctl *Controller) Stats() Stats {
 	ctl.mu.Lock()
 	defer ctl.mu.Unlock()
-	s := Stats{Limit: ctl.limit.current(), Running: ctl.running}
+	s := Stats{Limit: ctl.limit.current(), Running: ctl.running, OthersLimit: ctl.othersLimit(), Shed: ctl.shed}
 	for c := range ctl.waiting {
 		s.Waiting[c] = len(ctl.waiting[c])
 	}

@@ -68,8 +68,13 @@ type EngineOptions struct {
 	// QueueLimit is how many low or normal priority scans may wait each
 	// (default 64; negative means none may wait).
 	QueueLimit int
-	Version    string
-	Now        func() time.Time
+	// PremiumTolerance is how much slower than their own no-load latency
+	// high-priority scans may run before low and normal ones are held
+	// back and low ones shed (default 1.3; negative turns it off; see
+	// internal/admission).
+	PremiumTolerance float64
+	Version          string
+	Now              func() time.Time
 	// NewID returns a fresh scan id (default "scn_" + ULID).
 	NewID    func() string
 	Observer Observer
@@ -170,14 +175,15 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		e.version = "dev"
 	}
 	e.admission = admission.New(admission.Options{
-		MinLimit:   opts.MinConcurrent,
-		MaxLimit:   opts.MaxConcurrent,
-		Reserve:    opts.PremiumReserve,
-		Tolerance:  opts.LatencyTolerance,
-		QueueLimit: opts.QueueLimit,
-		Depth:      func(c admission.Class, n int) { e.obs.QueueDepth(priorityOf(c).String(), n) },
-		OnLimit:    e.obs.ScanLimit,
-		Now:        e.now,
+		MinLimit:         opts.MinConcurrent,
+		MaxLimit:         opts.MaxConcurrent,
+		Reserve:          opts.PremiumReserve,
+		Tolerance:        opts.LatencyTolerance,
+		QueueLimit:       opts.QueueLimit,
+		PremiumTolerance: opts.PremiumTolerance,
+		Depth:            func(c admission.Class, n int) { e.obs.QueueDepth(priorityOf(c).String(), n) },
+		OnLimit:          e.obs.ScanLimit,
+		Now:              e.now,
 	})
 	return e, nil
 }
@@ -278,7 +284,9 @@ func (e *Engine) Scan(ctx context.Context, req ScanRequest) (*Report, error) {
 	var b []byte
 	shared := false
 	if e.dedupe != nil && !req.Fresh {
-		b, shared, err = e.dedupe.Do(ctx, key, run)
+		// Only scans of one priority share: a premium scan that joined a
+		// free one in flight would wait in the free queue with it.
+		b, shared, err = e.dedupe.Do(ctx, key+":"+req.Priority.String(), run)
 	} else {
 		b, err = run(ctx)
 	}

@@ -390,6 +390,49 @@ func TestScanSharesInFlight(t *testing.T) {
 	}
 }
 
+// A premium scan of a token a free scan is waiting for admission on does
+// not join it (it would wait in the free queue): it runs on its own, at
+// once, while identical scans of one priority still share.
+func TestPremiumDoesNotJoinAFreeScanInFlight(t *testing.T) {
+	g := newGate()
+	e := newEngine(t, scan.EngineOptions{Adapters: []scan.Adapter{g.adapter()}, Dedupe: &group{},
+		MinConcurrent: 2, MaxConcurrent: 2, PremiumReserve: 0.5})
+	free := func(address string) <-chan error {
+		done := make(chan error, 1)
+		go func() {
+			_, err := e.Scan(context.Background(), scan.ScanRequest{Address: address, Chains: []string{"ethereum"}})
+			done <- err
+		}()
+		return done
+	}
+	busy := free(addr(1)) // holds the one unreserved slot
+	<-g.started
+	waiting := free(pepe) // waits for admission
+	deadline := time.Now().Add(2 * time.Second)
+	for e.Queued() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the second free scan is not waiting for admission")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	premium := make(chan error, 1)
+	go func() {
+		_, err := e.Scan(context.Background(), scan.ScanRequest{Address: pepe, Chains: []string{"ethereum"}, Priority: scan.PriorityHigh})
+		premium <- err
+	}()
+	select {
+	case <-g.started: // the premium scan reached the adapter on its own
+	case <-time.After(2 * time.Second):
+		t.Fatal("the premium scan joined the free one waiting in the free queue")
+	}
+	close(g.release)
+	for _, done := range []<-chan error{busy, waiting, premium} {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestAdmissionWaitIsBounded(t *testing.T) {
 	g := newGate()
 	e := newEngine(t, scan.EngineOptions{Adapters: []scan.Adapter{g.adapter()}, MaxConcurrent: 1, ScanTimeout: 100 * time.Millisecond})

@@ -3,9 +3,11 @@ package scan_test
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -20,14 +22,22 @@ import (
 
 // node models an upstream with finite capacity, as a chain node or the
 // CPU behind the devnet is: `workers` requests are served at once, each
-// round trip holds a worker for `service`, and the others queue for one
+// round trip holds a worker for `service` (a wait, as for the network)
+// plus `cpu` of real CPU work on this machine (as the devnet's EVM, its
+// JSON-RPC and the engine's decoding cost), and the others queue for one
 // (FIFO). A scan is `trips` sequential round trips, so alone it takes
-// trips × service, and with n scans running on the node about n/workers
-// times that.
+// trips × (service + cpu), and with n scans running on the node about
+// n/workers times that, or more where the CPU work of the scans running
+// exceeds the machine's cores: then every scan's CPU work, premium's
+// included, is shared with the flood's.
 type node struct {
 	workers chan struct{}
 	service time.Duration
+	cpu     time.Duration
 	trips   int
+	// spinsPerMS is how many rounds of burn make a millisecond of CPU
+	// work on this machine (calibrated at start).
+	spinsPerMS int
 	// atNode counts the requests at the node (served or queued).
 	atNode atomic.Int64
 	// traces holds the traced scans by address: a scan is traced when
@@ -43,8 +53,31 @@ type trace struct {
 	ahead    int           // the most requests at the node a round trip found
 }
 
-func newNode(workers, trips int, service time.Duration) *node {
-	return &node{workers: make(chan struct{}, workers), service: service, trips: trips}
+func newNode(workers, trips int, service, cpu time.Duration) *node {
+	return &node{workers: make(chan struct{}, workers), service: service, cpu: cpu, trips: trips, spinsPerMS: calibrate()}
+}
+
+// burn does n rounds of CPU work (SHA-256 over a small block).
+func burn(n int) [32]byte {
+	var sum [32]byte
+	for range n {
+		sum = sha256.Sum256(sum[:])
+	}
+	return sum
+}
+
+// calibrate finds how many rounds of burn take a millisecond: the fastest
+// of a few tries, so that the machine's load at start does not shrink the
+// work (under load the work takes longer, as a devnet scan does).
+func calibrate() int {
+	const n = 2000
+	best := time.Duration(math.MaxInt64)
+	for range 5 {
+		start := time.Now()
+		burn(n)
+		best = min(best, time.Since(start))
+	}
+	return max(1, int(float64(n)*float64(time.Millisecond)/float64(max(best, 1))))
 }
 
 func (n *node) adapter() scan.Adapter {
@@ -65,6 +98,7 @@ func (n *node) adapter() scan.Adapter {
 			}
 			t1 := time.Now()
 			time.Sleep(n.service)
+			burn(int(float64(n.spinsPerMS) * float64(n.cpu) / float64(time.Millisecond)))
 			t.nodeWait += t1.Sub(t0)
 			t.service += time.Since(t1)
 			<-n.workers
@@ -83,23 +117,28 @@ func randomAddress() string {
 
 // BenchmarkPriorityUnderFlood measures what a premium client sees when
 // free and pro clients flood the engine with uncached scans, on a node
-// that serves 4 requests at once (a scan is 5 round trips of 20 ms: 100 ms
-// alone). Premium (two clients, sequential scans) is measured alone, then
+// that serves 4 requests at once and costs what a devnet scan costs: a
+// scan is 5 round trips of 2 ms of waiting and 6 ms of CPU work (about
+// 40 ms alone, 30 ms of it CPU, as `tokenrisk serve --devnet` spends per
+// uncached scan, node included), so the flood's scans compete with
+// premium's for this machine's cores as they do end to end. Premium (two clients, sequential scans) is measured alone, then
 // beside 40 free and 40 pro clients that scan back to back (pausing 20 ms
 // after a 503), in floodRounds rounds so that the machine's own load
 // weighs on both phases alike. It prints premium p50/p99 unloaded and
 // under flood, the p99 ratio, free and pro scans/s under flood and the
 // mean limit while premium was measured under the flood (each value is
-// logged), for the adaptive limit (the default) and for fixed limits of
-// 32 (the former default) and 4. Run it once: -benchtime 1x.
+// logged), for the adaptive limit with the premium guard (the default),
+// without it, and for fixed limits of 32 (the former default) and 4. Run
+// it once: -benchtime 1x.
 func BenchmarkPriorityUnderFlood(b *testing.B) {
 	configs := []struct {
 		name string
 		opts scan.EngineOptions
 	}{
 		{"adaptive", scan.EngineOptions{}},
-		{"fixed32", scan.EngineOptions{MinConcurrent: 32, MaxConcurrent: 32, PremiumReserve: -1}},
-		{"fixed4", scan.EngineOptions{MinConcurrent: 4, MaxConcurrent: 4, PremiumReserve: -1}},
+		{"adaptive-noguard", scan.EngineOptions{PremiumTolerance: -1}},
+		{"fixed32", scan.EngineOptions{MinConcurrent: 32, MaxConcurrent: 32, PremiumReserve: -1, PremiumTolerance: -1}},
+		{"fixed4", scan.EngineOptions{MinConcurrent: 4, MaxConcurrent: 4, PremiumReserve: -1, PremiumTolerance: -1}},
 	}
 	for _, cfg := range configs {
 		b.Run(cfg.name, func(b *testing.B) {
@@ -111,7 +150,7 @@ func BenchmarkPriorityUnderFlood(b *testing.B) {
 }
 
 func floodOnce(b *testing.B, opts scan.EngineOptions) {
-	n := newNode(4, 5, 20*time.Millisecond)
+	n := newNode(4, 5, 2*time.Millisecond, 6*time.Millisecond)
 	opts.Adapters = []scan.Adapter{n.adapter()}
 	opts.Registry = mustRegistry(b)
 	lo := &limitObserver{}
