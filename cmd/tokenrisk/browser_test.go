@@ -211,8 +211,8 @@ func TestBrowser(t *testing.T) {
 		if !strings.EqualFold(level, "critical risk") || !slices.Contains(codes, "HONEYPOT_CANNOT_SELL") {
 			t.Errorf("honeypot page: level %q flags %v, want critical with HONEYPOT_CANNOT_SELL", level, codes)
 		}
-		if checklist := text(".checklist"); !strings.Contains(checklist, "not a honeypot): not proven") {
-			t.Errorf("checklist %q does not leave not-a-honeypot unproven", checklist)
+		if checklist := text(".checklist"); !strings.Contains(checklist, "not a honeypot): no (HONEYPOT_CANNOT_SELL)") {
+			t.Errorf("checklist %q does not answer not-a-honeypot no, by HONEYPOT_CANNOT_SELL", checklist)
 		}
 		if first := text(".reasons li:first-child .reason-text"); !strings.Contains(first, "cannot be sold") && !strings.Contains(first, "sell") {
 			t.Errorf("honeypot's first reason %q, want that it cannot be sold", first)

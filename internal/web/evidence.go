@@ -104,8 +104,17 @@ func (u *units) block(id, label string, fields []field, depth int) block {
 	}
 	for _, f := range fields {
 		name, sub := humanize(f.Name), id+"-"+strings.ReplaceAll(f.Name, "_", "-")
+		if v, ok := u.threeState(f.Name, f.Raw); ok {
+			v.ID = sub
+			b.Facts = append(b.Facts, v)
+			continue
+		}
 		switch kind(f.Raw) {
 		case '{':
+			if t, ok := u.recordTable(sub, name, f.Raw); ok {
+				b.Tables = append(b.Tables, t)
+				continue
+			}
 			if fs, ok := objectFields(f.Raw); ok && depth < maxDepth {
 				b.Blocks = append(b.Blocks, u.block(sub, name, fs, depth+1))
 				continue
@@ -128,6 +137,41 @@ func (u *units) block(id, label string, fields []field, depth int) block {
 	return b
 }
 
+// threeState reads the evidence objects that say none, some or (null)
+// unknown: a proxy of kind "none", a hidden owner not found, a simulation
+// error that did not happen read "no"; found or failed ones "yes" with
+// what was found (the rest of a found proxy or owner is shown as a block).
+func (u *units) threeState(name string, raw json.RawMessage) (fact, bool) {
+	var v struct {
+		Kind   *string `json:"kind"`
+		Found  *bool   `json:"found"`
+		Failed *bool   `json:"failed"`
+		Reason string  `json:"reason"`
+		Detail string  `json:"detail"`
+	}
+	if kind(raw) != '{' || json.Unmarshal(raw, &v) != nil {
+		return fact{}, false
+	}
+	f := fact{Label: humanize(name)}
+	switch {
+	case name == "proxy" && v.Kind != nil && *v.Kind == "none":
+		f.Text = "no"
+	case name == "hidden_owner" && v.Found != nil && !*v.Found:
+		f.Text = "no"
+		if v.Detail != "" {
+			f.Text += " — " + v.Detail
+		}
+	case name == "error" && v.Failed != nil:
+		f.Text = "no"
+		if *v.Failed {
+			f.Text = "yes: " + v.Reason
+		}
+	default:
+		return fact{}, false
+	}
+	return f, true
+}
+
 // kind is the first byte of a JSON value: '{', '[', or another.
 func kind(raw json.RawMessage) byte {
 	raw = bytes.TrimSpace(raw)
@@ -145,9 +189,39 @@ func arrayItems(raw json.RawMessage) []json.RawMessage {
 	return items
 }
 
+// recordTable makes a table of an object whose fields are all objects
+// (a record per name, as the capability table): one row per name, its
+// name first.
+func (u *units) recordTable(id, label string, raw json.RawMessage) (table, bool) {
+	fields, ok := objectFields(raw)
+	if !ok || len(fields) < 2 {
+		return table{}, false
+	}
+	items := make([]json.RawMessage, len(fields))
+	for i, f := range fields {
+		if kind(f.Raw) != '{' {
+			return table{}, false
+		}
+		items[i] = f.Raw
+	}
+	t, ok := u.rows(id, label, items)
+	if !ok {
+		return table{}, false
+	}
+	t.Columns = append([]column{{Label: "Name"}}, t.Columns...)
+	for i, f := range fields {
+		t.Rows[i] = append([]fact{{Label: "Name", Text: identWords(f.Name)}}, t.Rows[i]...)
+	}
+	return t, true
+}
+
 // table makes a table of an array whose items are all objects.
 func (u *units) table(id, label string, raw json.RawMessage) (table, bool) {
-	items := arrayItems(raw)
+	return u.rows(id, label, arrayItems(raw))
+}
+
+// rows makes a table of objects: one row per item, one column per field.
+func (u *units) rows(id, label string, items []json.RawMessage) (table, bool) {
 	if len(items) == 0 {
 		return table{}, false
 	}

@@ -147,7 +147,7 @@ func TestTokenPageScansOnceThenShowsTheStoredVerdict(t *testing.T) {
 	for _, want := range []string{
 		"Moon Rocket · TRAP", "ethereum", pepe, "critical risk", "Likely to lose money now.",
 		// checklist
-		"Can be bought and sold (not a honeypot): not proven",
+		"Can be bought and sold (not a honeypot): no (HONEYPOT_CANNOT_SELL)",
 		// flags with their evidence
 		"HONEYPOT_CANNOT_SELL", "Token cannot be sold", "OWNER_CAN_BLACKLIST",
 		"Evidence: proven by a probe — setBlacklist(address): victim's transfer reverted",
@@ -292,7 +292,8 @@ func TestUncheckedThatDidNotRaiseTheLevelIsQuiet(t *testing.T) {
 	report := `{"scan_id":"scn_2","address":"` + pepe + `","chain":"ethereum","chain_id":1,"also_deployed_on":[],
 		"token_name":"Pepe","token_symbol":"PEPE","decimals":6,"total_supply":"123456789012","overall_risk_score":92,
 		"risk_level":"critical","completeness":"degraded","unchecked":["creator_history"],"not_configured":[],
-		"contract_analysis":{"score":0,"status":"complete"},
+		"contract_analysis":{"score":0,"status":"complete","proxy":{"kind":"none","upgradeable":false},
+			"hidden_owner":{"found":false,"address":null,"detail":"No address but the declared owner proved an owner power."},"owner":null},
 		"liquidity_analysis":{"score":95,"status":"complete","main_pool":"0x86191928c5158BFDdF6547e3468482A30bad2431",
 			"pools":[{"dex":"uniswap_v2","kind":"v2","address":"0x86191928c5158BFDdF6547e3468482A30bad2431","token_reserve":"2000000000","liquidity_usd":1000}]},
 		"deployer_analysis":{"score":0,"status":"partial"},
@@ -319,7 +320,12 @@ func TestUncheckedThatDidNotRaiseTheLevelIsQuiet(t *testing.T) {
 	// 1.5e9 base units of 6 decimals at the pool's price ($500 of tokens
 	// for 2 000 of them: $0.25 each) is 1,500 PEPE, about $375.
 	text := text(body)
-	for _, want := range []string{"supply 123,456.79 PEPE", "1,500 PEPE≈ $375.00"} {
+	for _, want := range []string{"supply 123,456.79 PEPE", "1,500 PEPE≈ $375.00",
+		// Stored before safety_checklist_states: yes where proven, else
+		// unknown (its false did not say which).
+		"No one can mint more: yes", "Can be bought and sold (not a honeypot): unknown",
+		// None, some and unknown read no, yes and unknown.
+		"Proxy no", "Hidden owner no — No address but the declared owner", "Owner unknown"} {
 		if !strings.Contains(strings.ReplaceAll(text, " ≈", "≈"), want) {
 			t.Errorf("page lacks %q:\n%s", want, text)
 		}

@@ -50,9 +50,12 @@ func (v *tokenView) Name() string {
 	return "Unnamed token"
 }
 
+// checkItem is one checklist question answered yes, no or unknown, with
+// what decided a no or an unknown (flag codes, checks, an analysis).
 type checkItem struct {
-	Label string
-	OK    bool
+	Label   string
+	State   string
+	Because string
 }
 
 type analysisView struct {
@@ -105,15 +108,7 @@ func (p *Pages) tokenView(b []byte, stored bool) (*tokenView, error) {
 			v.Supply = text
 		}
 	}
-	ck := rep.SafetyChecklist
-	v.Checklist = []checkItem{
-		{"Source code verified", ck.Verified},
-		{"Can be bought and sold (not a honeypot)", ck.NotHoneypot},
-		{"Holders spread out", ck.HealthyHolders},
-		{"Ownership renounced", ck.OwnershipRenounced},
-		{"Liquidity locked or burned", ck.LiquidityLocked},
-		{"No one can mint more", ck.NoMint},
-	}
+	v.Checklist = checklist(&rep)
 	anchors := map[string]bool{}
 	for _, a := range []struct {
 		id, title string
@@ -150,6 +145,47 @@ func (p *Pages) tokenView(b []byte, stored bool) (*tokenView, error) {
 	v.BadgeHTML = fmt.Sprintf(`<a href="%[1]s%[2]s"><img src="%[1]s%[3]s" alt="tokenrisk verdict"></a>`, origin, page, badge)
 	v.BadgeMarkdown = fmt.Sprintf(`[![tokenrisk verdict](%[1]s%[3]s)](%[1]s%[2]s)`, origin, page, badge)
 	return v, nil
+}
+
+// checklist answers the six questions: from safety_checklist_states
+// where the report has them; a report stored before them says yes where
+// proven and unknown otherwise (its false did not say which).
+func checklist(rep *client.Report) []checkItem {
+	ck, st := rep.SafetyChecklist, rep.SafetyChecklistStates
+	if st == nil {
+		st = &client.ChecklistStates{}
+	}
+	items := []struct {
+		label  string
+		proven bool
+		a      client.ChecklistAnswer
+	}{
+		{"Source code verified", ck.Verified, st.Verified},
+		{"Can be bought and sold (not a honeypot)", ck.NotHoneypot, st.NotHoneypot},
+		{"Holders spread out", ck.HealthyHolders, st.HealthyHolders},
+		{"Ownership renounced", ck.OwnershipRenounced, st.OwnershipRenounced},
+		{"Liquidity locked or burned", ck.LiquidityLocked, st.LiquidityLocked},
+		{"No one can mint more", ck.NoMint, st.NoMint},
+	}
+	out := make([]checkItem, len(items))
+	for i, it := range items {
+		state := it.a.State
+		switch {
+		case it.proven:
+			state = client.Yes
+		case state != client.No && state != client.Unknown:
+			state = client.Unknown
+		}
+		words := make([]string, len(it.a.Because))
+		for j, b := range it.a.Because {
+			words[j] = identWords(b)
+		}
+		out[i] = checkItem{Label: it.label, State: state}
+		if state != client.Yes {
+			out[i].Because = strings.Join(words, ", ")
+		}
+	}
+	return out
 }
 
 // anchors adds the ids of b and every block, fact and table in it.
