@@ -69,7 +69,11 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 		return err
 	}
 	defer backends.close()
+	// Every uncached scan reads the creator's record from the backend
+	// and leaves its own (shared by the instances of one PostgreSQL).
+	record, _ := direct.(store.Reputation)
 	engine, err := scan.NewEngine(scan.EngineOptions{
+		Record:           record,
 		Adapters:         adapters(cfg, reg, m),
 		Registry:         reg,
 		Cache:            backends.cache,

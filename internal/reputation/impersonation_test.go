@@ -1,6 +1,7 @@
 package reputation_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -82,9 +83,9 @@ func TestJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg.Add(testChain())
-	c := reputation.New(reg)
+	c := reputation.New(reg, nil)
 
-	v := c.Judge(reputation.Facts{Chain: "testchain", Address: copyAt, Name: "Tether USD", Symbol: "USDT"})
+	v := c.Judge(context.Background(), reputation.Facts{Chain: "testchain", Address: copyAt, Name: "Tether USD", Symbol: "USDT"})
 	if len(v.Flags) != 1 || v.Flags[0].Code != risk.FakeToken || v.Flags[0].Severity != risk.Critical {
 		t.Fatalf("flags = %+v, want one critical FAKE_TOKEN", v.Flags)
 	}
@@ -95,7 +96,7 @@ func TestJudge(t *testing.T) {
 		t.Fatalf("not_configured = %v on a chain with a list", v.NotConfigured)
 	}
 
-	v = c.Judge(reputation.Facts{Chain: "bare", Address: copyAt, Name: "Tether USD", Symbol: "USDT"})
+	v = c.Judge(context.Background(), reputation.Facts{Chain: "bare", Address: copyAt, Name: "Tether USD", Symbol: "USDT"})
 	if len(v.Flags) != 0 || v.Impersonates != nil || len(v.NotConfigured) != 1 || v.NotConfigured[0] != risk.CheckImpersonation {
 		t.Fatalf("chain without major tokens: %+v, want no flag and not_configured [%s]", v, risk.CheckImpersonation)
 	}

@@ -156,6 +156,9 @@ const (
 	// FakeToken: the token's name or symbol reads as a major token of the
 	// chain listed at another address.
 	FakeToken = "FAKE_TOKEN"
+	// CreatorScamHistory: an earlier scan of another token by the same
+	// creator proved a honeypot, a seizure or a hidden mint.
+	CreatorScamHistory = "CREATOR_SCAM_HISTORY"
 
 	// Second wave (SPEC §3 "Completeness and evidence").
 	OwnerCanSeize = "OWNER_CAN_SEIZE"
@@ -311,6 +314,10 @@ var definitions = []Definition{
 	// An impersonator is critical: a buyer who meant the real token loses
 	// what they paid whatever the copy's code does.
 	{FakeToken, Critical, Contract, 0.9, "The token's name or symbol reads as a major token of this chain (chains file major_tokens) at another address: a copycat of the real token, named in contract_analysis.impersonates.", ""},
+
+	// The creator's record: a wallet that trapped buyers before is
+	// evidence enough to stay away (the earlier scan is named as proof).
+	{CreatorScamHistory, Critical, Deployer, 0.85, "This service scanned another token of the same creator and proved harm (a honeypot, a seizure or a hidden mint): named in deployer_analysis.creator_tokens with the scan as proof.", ""},
 
 	{TrustedToken, Info, Contract, 0.01, "A configured trusted token (major stablecoin or wrapped native): its level is capped at low.", ""},
 }

@@ -73,7 +73,7 @@ var checks = []CheckDefinition{
 	{CheckHolders, LevelMedium, "The holders: supply concentration and whales, the only evidence of who can dump on a buyer."},
 	{CheckDeployer, LevelLow, "The creator: its account and share of supply."},
 	{CheckSourceVerification, LevelLow, "Source verification on Sourcify or the chain's explorer."},
-	{CheckCreatorHistory, LevelLow, "The creation record and the creator's other launches (explorer)."},
+	{CheckCreatorHistory, LevelLow, "The creation record and the creator's other launches (explorer), and this service's own record of the creator's scanned tokens (a server with a history store runs it on every scan)."},
 	{CheckImpersonation, LevelLow, "The impersonation check: whether the name or symbol copies a major token of the chain (chains file major_tokens)."},
 	{CheckInsiders, LevelLow, "The insider check: which top holders were funded by the creator or bought in the launch; unchecked when the holders it could not decide might push the insiders' share past the threshold, or when it stood on a holder list with holes or skipped top holders whose owner is unknown."},
 }

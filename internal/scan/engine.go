@@ -20,6 +20,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/fault"
 	"github.com/tokenrisk/tokenrisk/internal/reputation"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/store"
 )
 
 // Group runs identical work in flight once and shares its result
@@ -78,6 +79,10 @@ type EngineOptions struct {
 	// NewID returns a fresh scan id (default "scn_" + ULID).
 	NewID    func() string
 	Observer Observer
+	// Record keeps every uncached scan's verdict with its creator, and
+	// gives each scan the creator's other tokens (one query); nil keeps
+	// no record (creator_history stays as the adapter says).
+	Record store.Reputation
 }
 
 // Engine runs scans: address parsing, plan check, cache, in-flight dedupe,
@@ -140,7 +145,7 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		decoded:  &reportMemo{m: map[string]memoEntry{}},
 		parsed:   &addressMemo{m: map[string]chains.Address{}},
 
-		reputation: reputation.New(opts.Registry),
+		reputation: reputation.New(opts.Registry, opts.Record),
 	}
 	for _, c := range opts.Registry.All() {
 		e.kindOf[c.Key] = c.Kind
@@ -303,6 +308,9 @@ func (e *Engine) Scan(ctx context.Context, req ScanRequest) (*Report, error) {
 	r.stored = newStored(b)
 	r.ScanID = e.newID()
 	r.DurationMS = e.now().Sub(start).Milliseconds()
+	if !shared {
+		e.record(ctx, r)
+	}
 	return r, nil
 }
 
@@ -347,7 +355,7 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 	if as == nil {
 		return nil, fmt.Errorf("scan %s: adapter returned no assessment", addr.Canonical)
 	}
-	e.judge(addr, as)
+	e.judge(actx, addr, as)
 	r := Build(e.cat, addr, as)
 	r.ScannedAt = start.UTC().Truncate(time.Millisecond)
 	d := e.now().Sub(start)
@@ -369,12 +377,58 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 
 // judge adds the reputation checks' flags and evidence to as: the
 // contract analysis gains impersonates (null when the token copies no
-// listed token, or when the check is not configured).
-func (e *Engine) judge(addr chains.Address, as *Assessment) {
-	v := e.reputation.Judge(reputation.Facts{Chain: as.Chain, Address: addr.Canonical, Name: as.Token.Name, Symbol: as.Token.Symbol})
+// listed token, or when the check is not configured); with a record
+// kept, the deployer analysis gains creator_tokens and creator_record,
+// and creator_history is no longer not configured.
+func (e *Engine) judge(ctx context.Context, addr chains.Address, as *Assessment) {
+	v := e.reputation.Judge(ctx, reputation.Facts{
+		Chain: as.Chain, Address: addr.Canonical, Name: as.Token.Name, Symbol: as.Token.Symbol,
+		Creator: creatorOf(as.Deployer.Evidence),
+	})
 	as.Contract.Flags = append(as.Contract.Flags, v.Flags...)
 	as.NotConfigured = append(as.NotConfigured, v.NotConfigured...)
-	as.Contract.Evidence = extend(as.Contract.Evidence, "impersonates", v.Impersonates)
+	as.Unchecked = append(as.Unchecked, v.Unchecked...)
+	as.Warnings = append(as.Warnings, v.Warnings...)
+	as.Contract.Evidence = extend(as.Contract.Evidence, evidenceField{"impersonates", v.Impersonates})
+	if !e.reputation.Keeps() {
+		return
+	}
+	as.NotConfigured = slices.DeleteFunc(as.NotConfigured, func(c string) bool { return c == risk.CheckCreatorHistory })
+	var record *string
+	if v.CreatorRecord != "" {
+		record = &v.CreatorRecord
+	}
+	as.Deployer.Evidence = extend(as.Deployer.Evidence, evidenceField{"creator_tokens", v.CreatorTokens}, evidenceField{"creator_record", record})
+}
+
+// CreatorEvidence is deployer evidence that names the token's creator
+// (the analyses' deployer evidence implements it).
+type CreatorEvidence interface {
+	CreatorAddress() string
+}
+
+func creatorOf(ev any) string {
+	if c, ok := ev.(CreatorEvidence); ok {
+		return c.CreatorAddress()
+	}
+	return ""
+}
+
+// record keeps the verdict of an uncached scan r on the record. A
+// record that cannot be written costs later scans their evidence, not
+// this one its answer.
+func (e *Engine) record(ctx context.Context, r *Report) {
+	if !e.reputation.Keeps() {
+		return
+	}
+	var creator string
+	if m, ok := r.DeployerAnalysis.Evidence.(map[string]json.RawMessage); ok {
+		_ = json.Unmarshal(m["creator"], &creator)
+	}
+	_ = e.reputation.Record(context.WithoutCancel(ctx), reputation.Outcome{
+		Facts:  reputation.Facts{Chain: r.Chain, Address: r.Address, Name: r.TokenName, Symbol: r.TokenSymbol, Creator: creator},
+		ScanID: r.ScanID, Level: string(r.RiskLevel), Flags: r.RiskFlags, ScannedAt: r.ScannedAt,
+	})
 }
 
 // safeAssess turns an adapter panic into an error: scans may run on a

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/tokenrisk/tokenrisk/internal/chains"
@@ -275,38 +276,46 @@ func checkNames(names []string) []string {
 // extended is an analysis's evidence with fields the engine adds beside
 // the adapter's (the reputation checks'): it encodes as one object.
 type extended struct {
-	base  any
+	base   any
+	fields []evidenceField
+}
+
+// evidenceField is one added evidence field.
+type evidenceField struct {
 	name  string
 	value any
 }
 
-// extend returns base with the field name set to value.
-func extend(base any, name string, value any) any {
-	return extended{base: base, name: name, value: value}
+// extend returns base with fields added.
+func extend(base any, fields ...evidenceField) any {
+	return extended{base: base, fields: fields}
 }
 
-// MarshalJSON writes base's fields followed by the added one.
+// MarshalJSON writes base's fields followed by the added ones.
 func (x extended) MarshalJSON() ([]byte, error) {
-	head := []byte("{}")
+	out := []byte("{")
 	if x.base != nil {
 		b, err := json.Marshal(x.base)
 		if err != nil {
 			return nil, err
 		}
-		head = bytes.TrimSpace(b)
-		if len(head) < 2 || head[0] != '{' {
-			return nil, fmt.Errorf("analysis evidence must be a JSON object, got %.20s", head)
+		b = bytes.TrimSpace(b)
+		if len(b) < 2 || b[0] != '{' {
+			return nil, fmt.Errorf("analysis evidence must be a JSON object, got %.20s", b)
 		}
+		out = append(out, b[1:len(b)-1]...)
 	}
-	field, err := json.Marshal(map[string]any{x.name: x.value})
-	if err != nil {
-		return nil, err
+	for _, f := range x.fields {
+		v, err := json.Marshal(f.value)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendQuote(out, f.name)
+		out = append(out, ':')
+		out = append(out, v...)
 	}
-	if len(head) == 2 {
-		return field, nil
-	}
-	out := make([]byte, 0, len(head)+len(field))
-	out = append(out, head[:len(head)-1]...)
-	out = append(out, ',')
-	return append(out, field[1:]...), nil
+	return append(out, '}'), nil
 }

@@ -3,11 +3,16 @@ package scan_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
 )
 
 // TestScanFlagsAnImpersonator: the engine hands the token's name and
@@ -84,5 +89,76 @@ func TestImpersonationNotConfigured(t *testing.T) {
 	}
 	if r.HasFlag(risk.FakeToken) || len(r.NotConfigured) != 1 || r.NotConfigured[0] != risk.CheckImpersonation {
 		t.Fatalf("flags %+v not_configured %v, want no FAKE_TOKEN and not_configured [impersonation]", r.RiskFlags, r.NotConfigured)
+	}
+}
+
+// TestScanReadsTheCreatorsRecord: with a record kept, a scan leaves its
+// verdict under its creator and the creator's next token reads it (and
+// the earlier scan's id); creator_history is no longer not configured;
+// a cached answer neither reads nor writes the record.
+func TestScanReadsTheCreatorsRecord(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "h.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	creator := "0x00000000000000000000000000000000000000C1"
+	honeypot := addr(1)
+	a := &fakeAdapter{kind: chains.EVM, assess: func(_ context.Context, req scan.Request) (*scan.Assessment, error) {
+		as := assessment("ethereum")
+		as.Token = scan.Token{Name: "Moon", Symbol: "MOON"}
+		as.Deployer = scan.Section{Status: scan.Complete, Evidence: analysis.EVMDeployerEvidence{Creator: &creator}}
+		as.NotConfigured = []string{risk.CheckCreatorHistory}
+		if req.Address.Canonical == honeypot {
+			as.Liquidity.Flags = []risk.Flag{risk.NewFlag(risk.HoneypotCannotSell, "Cannot sell", "")}
+		}
+		return as, nil
+	}}
+	e := newEngine(t, scan.EngineOptions{Adapters: []scan.Adapter{a}, Record: st, Cache: &memCache{}, CacheTTL: time.Minute})
+	deployer := func(r *scan.Report) map[string]json.RawMessage {
+		t.Helper()
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Deployer map[string]json.RawMessage `json:"deployer_analysis"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Deployer
+	}
+
+	first, err := e.Scan(ctx, scan.ScanRequest{Address: honeypot, Chains: []string{"ethereum"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := deployer(first); string(d["creator_record"]) != `"no earlier scans"` || string(d["creator_tokens"]) != "[]" || slices.Contains(first.NotConfigured, risk.CheckCreatorHistory) {
+		t.Fatalf("first launch: creator_record %s creator_tokens %s not_configured %v", d["creator_record"], d["creator_tokens"], first.NotConfigured)
+	}
+	second, err := e.Scan(ctx, scan.ScanRequest{Address: addr(2), Chains: []string{"ethereum"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !second.HasFlag(risk.CreatorScamHistory) || second.RiskLevel != risk.LevelCritical {
+		t.Fatalf("second launch: level %s flags %+v, want critical with CREATOR_SCAM_HISTORY", second.RiskLevel, second.RiskFlags)
+	}
+	var mates []struct {
+		Address, Harm string
+		ScanID        string `json:"scan_id"`
+	}
+	if err := json.Unmarshal(deployer(second)["creator_tokens"], &mates); err != nil || len(mates) != 1 || mates[0].Address != honeypot || mates[0].ScanID != first.ScanID || mates[0].Harm != "honeypot" {
+		t.Fatalf("creator_tokens %+v (%v), want the honeypot with scan %s", mates, err, first.ScanID)
+	}
+	// A cached answer of the honeypot leaves the record as it was.
+	again, err := e.Scan(ctx, scan.ScanRequest{Address: honeypot, Chains: []string{"ethereum"}})
+	if err != nil || !again.Cached {
+		t.Fatalf("cached: %v %v", again, err)
+	}
+	rel, err := st.RelatedTokens(ctx, "ethereum", addr(2), creator, "", 10)
+	if err != nil || len(rel.ByCreator) != 1 || rel.ByCreator[0].ScanID != first.ScanID {
+		t.Fatalf("record after a cached scan: %+v (%v), want the first scan's row", rel, err)
 	}
 }

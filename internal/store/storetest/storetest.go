@@ -50,6 +50,7 @@ func Run(t *testing.T, open Open) {
 		{"WatchLimitUnderConcurrency", testWatchLimit},
 		{"WatchedTokens", testWatchedTokens},
 		{"WatchLease", testWatchLease},
+		{"Reputation", testReputation},
 	}
 	for _, wt := range webhookTests {
 		tests = append(tests, struct {
