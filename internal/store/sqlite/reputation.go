@@ -13,17 +13,20 @@ var _ store.Reputation = (*Store)(nil)
 
 // RecordToken implements store.Reputation.
 func (s *Store) RecordToken(ctx context.Context, t store.Token) error {
-	_, err := s.write.ExecContext(ctx, `INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (chain, address) DO UPDATE SET creator = excluded.creator, code = excluded.code, scan_id = excluded.scan_id,
-    level = excluded.level, harm = excluded.harm, flags = excluded.flags, scanned_at = excluded.scanned_at
-WHERE excluded.scanned_at >= tokens.scanned_at`,
+	_, err := s.recordToken.ExecContext(ctx,
 		t.Chain, t.Address, t.Creator, t.Code, t.ScanID, t.Level, t.Harm, strings.Join(t.Flags, ","), t.ScannedAt.UnixMicro())
 	if err != nil {
 		return fmt.Errorf("sqlite: record token: %w", err)
 	}
 	return nil
 }
+
+// recordTokenQuery replaces a token's row unless it holds a newer scan.
+const recordTokenQuery = `INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (chain, address) DO UPDATE SET creator = excluded.creator, code = excluded.code, scan_id = excluded.scan_id,
+    level = excluded.level, harm = excluded.harm, flags = excluded.flags, scanned_at = excluded.scanned_at
+WHERE excluded.scanned_at >= tokens.scanned_at`
 
 // relatedQuery reads a creator's tokens and a code's twins in one
 // statement, each branch walking its index backwards (proven harms,
@@ -42,7 +45,7 @@ func (s *Store) RelatedTokens(ctx context.Context, chain, address, creator, code
 	if creator == "" && code == "" {
 		return out, nil
 	}
-	rows, err := s.read.QueryContext(ctx, relatedQuery, chain, address, creator, code, limit)
+	rows, err := s.related.QueryContext(ctx, chain, address, creator, code, limit)
 	if err != nil {
 		return out, fmt.Errorf("sqlite: related tokens: %w", err)
 	}

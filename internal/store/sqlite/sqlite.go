@@ -50,6 +50,8 @@ type Store struct {
 	usage       *sql.Stmt
 	revokeKey   *sql.Stmt
 	createKey   *sql.Stmt
+	related     *sql.Stmt
+	recordToken *sql.Stmt
 	listKeys    *sql.Stmt
 	preparedAll []*sql.Stmt
 
@@ -210,6 +212,8 @@ func (s *Store) prepare(ctx context.Context) error {
 			WHERE s.key_id = ?1 AND (?2 = '' OR s.chain = ?2) AND (?3 = '' OR s.risk_level = ?3)
 			  AND s.scanned_at >= ?4 AND s.scanned_at < ?5 AND (s.scanned_at, s.id) < (?6, ?7)
 			ORDER BY s.scanned_at DESC, s.id DESC LIMIT ?8`},
+		{&s.related, s.read, relatedQuery},
+		{&s.recordToken, s.write, recordTokenQuery},
 	}
 	for _, st := range stmts {
 		p, err := st.db.PrepareContext(ctx, st.sql)

@@ -1,0 +1,106 @@
+package storetest_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tokenrisk/tokenrisk/internal/store"
+	"github.com/tokenrisk/tokenrisk/internal/store/postgres"
+	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
+	"github.com/tokenrisk/tokenrisk/internal/store/storetest"
+)
+
+// reputationRows is the size of the generated record: a million scanned
+// tokens, five per creator, a hundred per code fingerprint, one in seven
+// a proven honeypot.
+const reputationRows = 1_000_000
+
+// The generated rows, as SQL over a row number i (SQLite's printf and
+// PostgreSQL's format write the same text).
+const (
+	sqliteSeed = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
+INSERT INTO tokens SELECT 'ethereum', printf('0x%%040x', i), printf('0xc%%039x', i / 5), printf('f%%d', i / 100),
+  printf('scn_%%d', i), CASE WHEN i %% 7 = 0 THEN 'critical' ELSE 'low' END, CASE WHEN i %% 7 = 0 THEN 'honeypot' ELSE '' END,
+  CASE WHEN i %% 7 = 0 THEN 'HONEYPOT_CANNOT_SELL' ELSE '' END, 1764300000000000 + i FROM n`
+	postgresSeed = `INSERT INTO tokens SELECT 'ethereum', '0x' || lpad(to_hex(i), 40, '0'), '0xc' || lpad(to_hex(i / 5), 39, '0'), 'f' || (i / 100),
+  'scn_' || i, CASE WHEN i %% 7 = 0 THEN 'critical' ELSE 'low' END, CASE WHEN i %% 7 = 0 THEN 'honeypot' ELSE '' END,
+  CASE WHEN i %% 7 = 0 THEN 'HONEYPOT_CANNOT_SELL' ELSE '' END, to_timestamp(1764300000 + i) FROM generate_series(0, %d) AS i`
+)
+
+// BenchmarkRelatedTokens measures the one query an uncached scan adds
+// (the creator's other tokens and the code's twins) against a record of
+// a million tokens, on SQLite and (with TOKENRISK_TEST_POSTGRES) on
+// PostgreSQL. Seeding takes a while: run it alone, -benchtime small.
+func BenchmarkRelatedTokens(b *testing.B) {
+	ctx := context.Background()
+	backends := []struct {
+		name string
+		open func(b *testing.B) store.Reputation
+	}{
+		{"sqlite", func(b *testing.B) store.Reputation {
+			path := filepath.Join(b.TempDir(), "bench.db")
+			s, err := sqlite.Open(ctx, path, sqlite.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { s.Close() })
+			db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(60000)")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.ExecContext(ctx, fmt.Sprintf(sqliteSeed, reputationRows-1)); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := db.ExecContext(ctx, "ANALYZE"); err != nil {
+				b.Fatal(err)
+			}
+			return s
+		}},
+		{"postgres", func(b *testing.B) store.Reputation {
+			dsn := storetest.PostgresDSN(b)
+			s, err := postgres.Open(ctx, dsn, postgres.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { s.Close() })
+			conn, err := pgx.Connect(ctx, dsn)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			if _, err := conn.Exec(ctx, fmt.Sprintf(postgresSeed, reputationRows-1)); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := conn.Exec(ctx, "ANALYZE tokens"); err != nil {
+				b.Fatal(err)
+			}
+			return s
+		}},
+	}
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			r := be.open(b)
+			i := 0
+			for b.Loop() {
+				// A token the record has not seen, by a creator with five
+				// tokens, whose code has a hundred twins.
+				k := (i * 7919) % reputationRows
+				i++
+				rel, err := r.RelatedTokens(ctx, "ethereum", "0xnew", fmt.Sprintf("0xc%039x", k/5), fmt.Sprintf("f%d", k/100), 20)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(rel.ByCreator) != 5 || len(rel.ByCode) != 20 {
+					b.Fatalf("read %d by creator and %d by code, want 5 and 20", len(rel.ByCreator), len(rel.ByCode))
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/scan")
+		})
+	}
+}
