@@ -104,16 +104,27 @@ func newSite(t testing.TB, rate int64, assess func(scan.Request) *scan.Assessmen
 // newSiteWith is newSite with deps' PublicURL.
 func newSiteWith(t testing.TB, rate int64, assess func(scan.Request) *scan.Assessment, deps web.Deps) *site {
 	t.Helper()
+	return newSiteRecording(t, rate, assess, deps, false)
+}
+
+// newSiteRecording is newSiteWith whose engine keeps the reputation
+// record in the site's store when record is set.
+func newSiteRecording(t testing.TB, rate int64, assess func(scan.Request) *scan.Assessment, deps web.Deps, record bool) *site {
+	t.Helper()
 	reg, err := chains.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := &adapter{assess: assess}
-	engine, err := scan.NewEngine(scan.EngineOptions{Adapters: []scan.Adapter{a}, Registry: reg, Version: "test"})
+	st := openStore(t)
+	opts := scan.EngineOptions{Adapters: []scan.Adapter{a}, Registry: reg, Version: "test"}
+	if record {
+		opts.Record = st
+	}
+	engine, err := scan.NewEngine(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := openStore(t)
 	s := &site{adapter: a, store: st, now: time.Now()}
 	p, err := web.New(web.Deps{
 		Scanner: engine, Store: st, Limiter: memory.New(memory.Options{}), Rate: rate,

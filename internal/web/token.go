@@ -29,6 +29,8 @@ type tokenView struct {
 	// Glance are the key numbers a buyer looks for (liquidity, taxes,
 	// holders), where the report has them.
 	Glance []fact
+	// Record is what earlier knowledge says (reputation), or nil.
+	Record *recordView
 	// Unchecked is the box of checks that could not run or are off.
 	Unchecked     *uncheckedView
 	Checklist     []checkItem
@@ -134,6 +136,7 @@ func (p *Pages) tokenView(b []byte, stored bool) (*tokenView, error) {
 		av.Evidence.anchors(anchors)
 		v.Analyses = append(v.Analyses, av)
 	}
+	v.Record = record(&rep)
 	v.Unchecked = p.unchecked(&rep)
 	v.Reasons = p.reasons(&rep, anchors, v.Unchecked)
 	v.Glance = glance(&rep, u)

@@ -1,0 +1,70 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tokenrisk/tokenrisk/client"
+)
+
+// recordView is what earlier knowledge says about the token (the
+// reputation checks): the major token it pretends to be, and the
+// creator's other tokens this service scanned, each linking to the
+// earlier token's page. Nil when the report carries neither.
+type recordView struct {
+	// Impersonates says which token this one pretends to be.
+	Impersonates *recordLine
+	// Creator sums the creator's record up ("creator launched 3 tokens
+	// scanned here: 2 critical", or no earlier scans).
+	Creator string
+	Tokens  []recordLine
+}
+
+// recordLine is one sentence of the record and the page it links to.
+type recordLine struct {
+	Text string
+	Href string
+	Link string
+}
+
+func record(rep *client.Report) *recordView {
+	var v recordView
+	var imp struct {
+		Address, Name, Symbol string
+	}
+	if raw, ok := rep.ContractAnalysis.Evidence["impersonates"]; ok && json.Unmarshal(raw, &imp) == nil && imp.Address != "" {
+		real := imp.Symbol
+		if real == "" {
+			real = imp.Name
+		}
+		v.Impersonates = &recordLine{Text: fmt.Sprintf("Pretends to be %s (real: ", real), Href: "/token/" + imp.Address, Link: imp.Address}
+	}
+	var mates []struct {
+		Chain, Address, Level string
+		Harm                  *string
+	}
+	raw, ok := rep.DeployerAnalysis.Evidence["creator_tokens"]
+	if ok && json.Unmarshal(raw, &mates) == nil && mates != nil {
+		critical := 0
+		for _, m := range mates {
+			if m.Level == "critical" {
+				critical++
+			}
+			text := fmt.Sprintf("%s, %s risk", m.Chain, m.Level)
+			if m.Harm != nil {
+				text += ", found " + *m.Harm
+			}
+			v.Tokens = append(v.Tokens, recordLine{Text: text, Href: "/token/" + m.Address, Link: m.Address})
+		}
+		switch {
+		case len(mates) == 0:
+			v.Creator = "The creator's other tokens: no earlier scans (nothing known, which is not a clean record)."
+		default:
+			v.Creator = fmt.Sprintf("Creator launched %d other token(s) scanned here: %d critical.", len(mates), critical)
+		}
+	}
+	if v.Impersonates == nil && v.Creator == "" {
+		return nil
+	}
+	return &v
+}
