@@ -38,7 +38,7 @@ func logSources(m *metrics.Metrics) func(chains.Chain) watch.LogSource {
 		defer mu.Unlock()
 		cl := clients[c.Key]
 		if cl == nil {
-			cl = node.NewClient(c.Key, c.RPC, node.ClientOptions{HTTPClient: client, Upstream: upstream})
+			cl = node.NewClient(c.Key, c.RPC, node.ClientOptions{HTTPClient: client, Upstream: upstream, MaxBatchBytes: c.RPCMaxBatchBytes})
 			clients[c.Key] = cl
 		}
 		return watch.RPCLogs{Client: cl}

@@ -34,6 +34,10 @@ type Chain struct {
 	ChainID int64    `json:"chain_id,omitempty"`
 	Native  string   `json:"native"`
 	RPC     []string `json:"rpc"`
+	// RPCMaxBatchBytes bounds one JSON-RPC request body sent to this
+	// chain's nodes (EVM): a batch over it is split by bytes before it is
+	// sent. 0: the default (1 MiB); -1: no bound.
+	RPCMaxBatchBytes int `json:"rpc_max_batch_bytes,omitempty"`
 	// Multicall3 is the Multicall3 address where deployed (EVM); empty
 	// means the engine injects its own lens by state override.
 	Multicall3  string         `json:"multicall3,omitempty"`
@@ -201,6 +205,9 @@ func Parse(data []byte) (*Registry, error) {
 		}
 		if c.Kind == EVM && c.ChainID == 0 {
 			return nil, fmt.Errorf("chains: %s: an EVM chain needs chain_id", c.Key)
+		}
+		if c.RPCMaxBatchBytes < -1 || (c.RPCMaxBatchBytes > 0 && c.RPCMaxBatchBytes < 1024) {
+			return nil, fmt.Errorf("chains: %s: rpc_max_batch_bytes %d: want 0 (the default, 1 MiB), -1 (no bound) or at least 1024", c.Key, c.RPCMaxBatchBytes)
 		}
 		for _, d := range c.DEXes {
 			if d.Kind == "v4" && d.PoolManager == "" {

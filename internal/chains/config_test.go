@@ -1,6 +1,7 @@
 package chains_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -162,5 +163,26 @@ func TestParseV4NeedsPoolManager(t *testing.T) {
 	_, err := chains.Parse([]byte(`{"chains":[{"key":"x","kind":"evm","chain_id":9,"native":"ETH","rpc":[],"dexes":[{"name":"u4","kind":"v4"}],"quote_tokens":[]}]}`))
 	if err == nil || !strings.Contains(err.Error(), "pool_manager") {
 		t.Fatalf("Parse of a V4 DEX without pool_manager: err = %v, want one naming pool_manager", err)
+	}
+}
+
+func TestParseRPCMaxBatchBytes(t *testing.T) {
+	chain := func(v string) []byte {
+		return []byte(`{"chains":[{"key":"x","kind":"evm","chain_id":1,"native":"ETH","rpc":["http://127.0.0.1:8545"],"dexes":[],"quote_tokens":[],"rpc_max_batch_bytes":` + v + `}]}`)
+	}
+	for _, ok := range []string{"0", "-1", "1024", "2097152"} {
+		r, err := chains.Parse(chain(ok))
+		if err != nil {
+			t.Errorf("%s: %v", ok, err)
+			continue
+		}
+		if c, _ := r.Get("x"); fmt.Sprint(c.RPCMaxBatchBytes) != ok {
+			t.Errorf("%s: read %d", ok, c.RPCMaxBatchBytes)
+		}
+	}
+	for _, bad := range []string{"-2", "1", "1023"} {
+		if _, err := chains.Parse(chain(bad)); err == nil || !strings.Contains(err.Error(), "rpc_max_batch_bytes") {
+			t.Errorf("%s: err %v, want one naming rpc_max_batch_bytes", bad, err)
+		}
 	}
 }

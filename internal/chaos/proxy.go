@@ -82,6 +82,11 @@ type Fault struct {
 	Body Body
 	// Drop closes the connection without an answer.
 	Drop bool
+	// MaxBody refuses request bodies above this many bytes (0: none), as a
+	// provider's body limit does: with HTTP 413 when BodyTooLarge413, else
+	// (as anvil does) one id-less -32600 "Invalid request".
+	MaxBody         int
+	BodyTooLarge413 bool
 }
 
 // Proxy is a running fault-injecting JSON-RPC proxy.
@@ -202,6 +207,17 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
 	if err != nil {
 		http.Error(w, "read request", http.StatusBadRequest)
+		return
+	}
+	if f.MaxBody > 0 && len(body) > f.MaxBody {
+		p.faulted.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		if f.BodyTooLarge413 {
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"request entity too large"}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request"}}`))
 		return
 	}
 	if f.Delay > 0 {

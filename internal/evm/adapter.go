@@ -134,7 +134,11 @@ func (a *Adapter) Client(ch chains.Chain) *node.Client {
 	key := ch.Key + "|" + strings.Join(ch.RPC, ",")
 	c, ok := a.clients[key]
 	if !ok {
-		c = node.NewClient(ch.Key, ch.RPC, a.opts.Client)
+		opts := a.opts.Client
+		if ch.RPCMaxBatchBytes != 0 {
+			opts.MaxBatchBytes = ch.RPCMaxBatchBytes
+		}
+		c = node.NewClient(ch.Key, ch.RPC, opts)
 		a.clients[key] = c
 	}
 	return c

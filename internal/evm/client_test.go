@@ -1,6 +1,8 @@
 package evm
 
 import (
+	"bytes"
+
 	"github.com/tokenrisk/tokenrisk/internal/evm/node"
 
 	"context"
@@ -299,5 +301,45 @@ func TestClientErrorsNameNoHost(t *testing.T) {
 		if strings.Contains(err.Error(), leak) {
 			t.Errorf("error %q leaks %q", err, leak)
 		}
+	}
+}
+
+// TestClientSplitsByBytesFirst: a batch whose body would pass the
+// configured byte bound is split by bytes before it is sent, so a
+// provider that refuses larger bodies refuses none; the parts are as few
+// as the bound allows and the count limit stays unlearned.
+func TestClientSplitsByBytesFirst(t *testing.T) {
+	tc := newTestChain(t)
+	p, err := chaos.Start(tc.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	const bound = 4096
+	p.Set(chaos.Fault{MaxBody: bound, BodyTooLarge413: true})
+	c := node.NewClient("sim", []string{p.URL()}, node.ClientOptions{MaxConcurrent: 1, MaxBatchBytes: bound})
+	// 16 calls of 500 bytes of call data (~1.1 KB encoded): ~18 KB in one body.
+	outs := make([]hexutil.Bytes, 16)
+	elems := make([]rpc.BatchElem, len(outs))
+	for i := range elems {
+		elems[i] = node.CallElem(node.CallMsg{To: tc.from, Data: bytes.Repeat([]byte{byte(i)}, 500)}, nil, &outs[i])
+	}
+	if err := c.Batch(context.Background(), elems); err != nil {
+		t.Fatalf("Batch: %v", err)
+	}
+	for i, el := range elems {
+		if el.Error != nil {
+			t.Errorf("elem %d: %v", i, el.Error)
+		}
+	}
+	if got := p.Faulted(); got != 0 {
+		t.Errorf("%d bodies refused: the batch was not split by bytes before it was sent", got)
+	}
+	// Three calls fit a part: six parts (one call a part would be 16).
+	if got := p.Requests(); got < 5 || got > 8 {
+		t.Errorf("upstream requests = %d, want 5..8 parts under %d bytes", got, bound)
+	}
+	if c.BatchLimit() != 0 || c.BatchBytes() != bound {
+		t.Errorf("limits learned: count %d, bytes %d; want none", c.BatchLimit(), c.BatchBytes())
 	}
 }

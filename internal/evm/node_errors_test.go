@@ -167,3 +167,56 @@ func TestEmptyAnswersFromAProxyAreNotVerdicts(t *testing.T) {
 		t.Fatalf("healthy node: %v", err)
 	}
 }
+
+// TestBodyLimitLeavesNoLastingHarm: a provider refusing request bodies
+// above a few kilobytes (as anvil answers: -32600 "Invalid request"; or
+// HTTP 413) for a few scans makes the client split by bytes, never lower
+// its batch count; once the node takes any body again the learned byte
+// limit climbs back and a scan takes the requests it took before.
+func TestBodyLimitLeavesNoLastingHarm(t *testing.T) {
+	for _, status413 := range []bool{false, true} {
+		p, ad := chaosChain(t)
+		clean, _ := startAdapterNet(t).Manifest().Token("clean")
+		scanReqs := func() int64 {
+			before := p.Requests()
+			if _, err := assess(t, ad, clean.Address); err != nil {
+				t.Logf("413=%v: scan: %v", status413, err)
+			}
+			return p.Requests() - before
+		}
+		// The first scan learns what later ones reuse (the creation block):
+		// the budget is a warm scan's.
+		scanReqs()
+		budget := scanReqs()
+		p.Set(chaos.Fault{MaxBody: 12_000, BodyTooLarge413: status413})
+		var limited int64
+		for range 6 {
+			limited += scanReqs()
+		}
+		ch := startAdapterNet(t).Chain()
+		ch.RPC = []string{p.URL()}
+		c := ad.Client(ch)
+		if p.Faulted() == 0 || c.BatchBytes() > 12_000 {
+			t.Fatalf("413=%v: %d bodies refused, learned byte limit %d: the limit was never met", status413, p.Faulted(), c.BatchBytes())
+		}
+		if got := c.BatchLimit(); got != 0 {
+			t.Errorf("413=%v: a body refusal lowered the batch count to %d", status413, got)
+		}
+		p.Set(chaos.Fault{})
+		var after []int64
+		for range 8 {
+			after = append(after, scanReqs())
+		}
+		t.Logf("413=%v: %d requests a scan before, %.1f under a 12 KB body limit, then %v (byte limit %d)", status413, budget, float64(limited)/6, after, c.BatchBytes())
+		// The byte limit climbs a quarter of the default after every four
+		// answered parts: two scans bring it over a scan's bodies.
+		for i, n := range after[2:] {
+			if n != budget {
+				t.Errorf("413=%v: scan %d after the limit was lifted takes %d requests, %d before", status413, i+3, n, budget)
+			}
+		}
+		if c.BatchBytes() <= 12_000 {
+			t.Errorf("413=%v: byte limit %d after calm scans: it never climbed back", status413, c.BatchBytes())
+		}
+	}
+}

@@ -43,7 +43,24 @@ type ClientOptions struct {
 	// Upstream, when set, is called once per upstream HTTP request with the
 	// chain key and the JSON-RPC method ("batch" for a mixed batch).
 	Upstream func(chain, method string)
+	// MaxBatchBytes bounds one request body: a batch over it is split by
+	// bytes before it is sent (default DefaultMaxBatchBytes; negative: no
+	// bound). A call larger than the bound alone is still sent alone.
+	MaxBatchBytes int
 }
+
+// DefaultMaxBatchBytes is the default bound on a request body, well under
+// the limits common providers set (2 MiB and more).
+const DefaultMaxBatchBytes = 1 << 20
+
+// A learned limit climbs back after calm: calmBatches answered batches
+// pressing the count limit grow it by a quarter (at least one); calmParts
+// answered parts of batches split by bytes grow the byte limit by a
+// quarter of the configured bound, never above it.
+const (
+	calmBatches = 16
+	calmParts   = 4
+)
 
 // Client is a JSON-RPC client for one chain: several URLs tried in order,
 // retries with backoff, a concurrency cap and real batching (N calls in one
@@ -61,6 +78,14 @@ type Client struct {
 	nextID   atomic.Uint64
 	// limit is the learned batch limit (0: none known).
 	limit atomic.Int64
+	// maxBytes is the configured body bound (0: none); byteLimit the
+	// learned one (at most maxBytes; 0: none); calm and byteCalm count
+	// the answered batches (parts) pressing a learned limit since it
+	// last moved.
+	maxBytes  int64
+	byteLimit atomic.Int64
+	calm      atomic.Int64
+	byteCalm  atomic.Int64
 }
 
 // NewClient returns a client for chain reaching it through urls, in order.
@@ -98,6 +123,13 @@ func NewClient(chain string, urls []string, opts ClientOptions) *Client {
 	if c.attempt <= 0 {
 		c.attempt = 10 * time.Second
 	}
+	switch {
+	case opts.MaxBatchBytes == 0:
+		c.maxBytes = DefaultMaxBatchBytes
+	case opts.MaxBatchBytes > 0:
+		c.maxBytes = int64(opts.MaxBatchBytes)
+	}
+	c.byteLimit.Store(c.maxBytes)
 	return c
 }
 
@@ -188,6 +220,7 @@ type attemptError struct {
 	retryable    bool
 	timeout      bool
 	batchRefused bool
+	bodyRefused  bool
 	retryAfter   time.Duration
 	err          error
 }
@@ -229,9 +262,53 @@ func (c *Client) Batch(ctx context.Context, elems []rpc.BatchElem) error {
 // 0 until a provider refused or capped one.
 func (c *Client) BatchLimit() int { return int(c.limit.Load()) }
 
+// BatchBytes returns the largest request body the client sends to this
+// chain in a batch of several calls: the configured bound until a provider
+// refused a body, then what it learned (0: no bound).
+func (c *Client) BatchBytes() int { return int(c.byteLimit.Load()) }
+
+// learnBytes lowers the byte limit to n (a refused body of 2n bytes).
+func (c *Client) learnBytes(n int) {
+	n = max(n, 1)
+	c.byteCalm.Store(0)
+	for {
+		cur := c.byteLimit.Load()
+		if cur != 0 && cur <= int64(n) {
+			return
+		}
+		if c.byteLimit.CompareAndSwap(cur, int64(n)) {
+			return
+		}
+	}
+}
+
+// answered records a request of n calls that the node answered: one
+// pressing the learned count limit counts toward calmBatches, after which
+// the count limit climbs back a step.
+func (c *Client) answered(n int) {
+	limit := c.limit.Load()
+	if limit <= 0 || int64(n)*4 < limit*3 || c.calm.Add(1) < calmBatches {
+		return
+	}
+	c.calm.Store(0)
+	c.limit.CompareAndSwap(limit, limit+max(1, limit/4))
+}
+
+// calmBytes records k answered parts of a batch split by bytes: every
+// calmParts of them the byte limit climbs back a step.
+func (c *Client) calmBytes(k int) {
+	bytes := c.byteLimit.Load()
+	if bytes >= c.maxBytes || c.byteCalm.Add(int64(k)) < calmParts {
+		return
+	}
+	c.byteCalm.Store(0)
+	c.byteLimit.CompareAndSwap(bytes, min(c.maxBytes, bytes+max(1, c.maxBytes/4)))
+}
+
 // learnLimit lowers the batch limit to n (never below 1).
 func (c *Client) learnLimit(n int) {
 	n = max(n, 1)
+	c.calm.Store(0)
 	for {
 		cur := c.limit.Load()
 		if cur != 0 && cur <= int64(n) {
@@ -243,9 +320,24 @@ func (c *Client) learnLimit(n int) {
 	}
 }
 
-// send delivers elems in batches no larger than the learned limit, side
-// by side, starting at URL first; a refused batch is split in halves.
+// send delivers elems in batches no larger than the learned limits (bytes
+// first, then count), side by side, starting at URL first; a refused batch
+// is split in halves.
 func (c *Client) send(ctx context.Context, elems []rpc.BatchElem, first int) error {
+	if chunks := c.byteChunks(elems); len(chunks) > 1 {
+		var wg sync.WaitGroup
+		errs := make([]error, len(chunks))
+		for i, chunk := range chunks {
+			wg.Add(1)
+			go func() { defer wg.Done(); errs[i] = c.send(ctx, chunk, first) }()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		c.calmBytes(len(chunks))
+		return nil
+	}
 	if limit := c.BatchLimit(); limit > 0 && len(elems) > limit {
 		var wg sync.WaitGroup
 		errs := make([]error, (len(elems)+limit-1)/limit)
@@ -265,7 +357,50 @@ func (c *Client) send(ctx context.Context, elems []rpc.BatchElem, first int) err
 		c.learnLimit(len(elems) / 2)
 		return c.send(ctx, elems, first)
 	}
+	var tooLarge *bodyRefused
+	if errors.As(err, &tooLarge) && len(elems) > 1 {
+		c.learnBytes(tooLarge.size / 2)
+		return c.send(ctx, elems, first)
+	}
 	return err
+}
+
+// callOverhead bounds what one call adds to a batch body besides its
+// parameters (the envelope, id, method name, separators).
+const callOverhead = 96
+
+// byteChunks splits elems, in order, into runs whose bodies fit the
+// learned byte limit (one run when they all fit or there is no limit). A
+// call over the limit alone is a run of its own.
+func (c *Client) byteChunks(elems []rpc.BatchElem) [][]rpc.BatchElem {
+	limit := int(c.byteLimit.Load())
+	if limit <= 0 || len(elems) < 2 {
+		return nil
+	}
+	var chunks [][]rpc.BatchElem
+	start, size := 0, 2
+	for i, el := range elems {
+		n := callOverhead + len(el.Method) + paramsSize(el.Args)
+		if i > start && size+n > limit {
+			chunks = append(chunks, elems[start:i])
+			start, size = i, 2
+		}
+		size += n
+	}
+	if start == 0 {
+		return nil
+	}
+	return append(chunks, elems[start:])
+}
+
+// paramsSize is the encoded size of a call's parameters (0 when they do
+// not encode: the send reports that).
+func paramsSize(args []any) int {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return 0
+	}
+	return len(b)
 }
 
 // retryCalls sends again, up to the client's retries, the calls answered
@@ -370,6 +505,12 @@ func transientCall(err error) bool {
 	return false
 }
 
+// bodyRefused marks a provider's refusal of a request body of size bytes
+// as too large (HTTP 413, or a refusal that names no batch count).
+type bodyRefused struct{ size int }
+
+func (e *bodyRefused) Error() string { return fmt.Sprintf("request body of %d bytes refused", e.size) }
+
 // errBatchRefused marks a provider's refusal of a batch as too large;
 // errOverLimit a batch found over the learned limit before it was sent.
 var (
@@ -426,6 +567,9 @@ func (c *Client) batchOnce(ctx context.Context, elems []rpc.BatchElem, first int
 	if limit := c.BatchLimit(); limit > 0 && len(elems) > limit {
 		return errOverLimit
 	}
+	if c.byteLimit.Load() < c.maxBytes && len(c.byteChunks(elems)) > 1 {
+		return errOverLimit
+	}
 
 	var last *attemptError
 	for round := 0; round <= c.retries; round++ {
@@ -447,7 +591,11 @@ func (c *Client) batchOnce(ctx context.Context, elems []rpc.BatchElem, first int
 			i := (first + k) % len(c.urls)
 			resps, aerr := c.post(ctx, i, method, body)
 			if aerr == nil {
+				c.answered(len(elems))
 				return deliver(elems, byID, resps)
+			}
+			if aerr.bodyRefused && len(elems) > 1 {
+				return fmt.Errorf("%s: %w", c.chain, &bodyRefused{size: len(body)})
 			}
 			if aerr.batchRefused && len(elems) > 1 {
 				return fmt.Errorf("%s: %w", c.chain, errBatchRefused)
@@ -512,7 +660,7 @@ func (c *Client) post(ctx context.Context, i int, method string, body []byte) ([
 			err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
 	}
 	if resp.StatusCode == http.StatusRequestEntityTooLarge {
-		return nil, &attemptError{batchRefused: true, err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
+		return nil, &attemptError{bodyRefused: true, err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
 	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, &attemptError{err: fmt.Errorf("endpoint %d: HTTP %d", i+1, resp.StatusCode)}
@@ -533,9 +681,16 @@ func (c *Client) post(ctx context.Context, i int, method string, body []byte) ([
 		// the whole request (often a rate limit).
 		// A batch answered by one id-less error "invalid request" or
 		// naming the batch is a size cap.
+		// A refusal that names the batch (its count) is a count cap; any
+		// other (-32600 "Invalid request", "request entity too large") is
+		// taken as a body-size cap: halving the bytes halves the count
+		// too, and a byte limit climbs back after calm batches.
 		if one.Error != nil && (len(one.ID) == 0 || string(one.ID) == "null") {
-			refused := strings.Contains(strings.ToLower(one.Error.Message), "batch") || one.Error.Code == -32600
-			return nil, &attemptError{retryable: !refused, batchRefused: refused, err: fmt.Errorf("endpoint %d: %s", i+1, bounded(one.Error.Message))}
+			msg := strings.ToLower(one.Error.Message)
+			size := one.Error.Code == -32600 || strings.Contains(msg, "too large") || strings.Contains(msg, "entity")
+			count := strings.Contains(msg, "batch") && !strings.Contains(msg, "bytes") && !strings.Contains(msg, "too large")
+			return nil, &attemptError{retryable: !size && !count, batchRefused: count, bodyRefused: size && !count,
+				err: fmt.Errorf("endpoint %d: %s", i+1, bounded(one.Error.Message))}
 		}
 		resps = []response{one}
 	default:
