@@ -46,6 +46,8 @@ type zooEnv struct {
 	pairCodeHash                        common.Hash
 	accts                               *accounts
 	v4                                  *v4Env // nil without the Uniswap V4 build
+	// now is the wall-clock time the setup history is dated from.
+	now time.Time
 }
 
 // zooSpec describes one zoo token: how to deploy it, its pool, its
@@ -99,7 +101,8 @@ func named(name, symbol string) func(*zooEnv, *account, *big.Int) []any {
 	return func(_ *zooEnv, _ *account, supply *big.Int) []any { return []any{name, symbol, supply} }
 }
 
-// zooSpecs is the zoo, in the order of issue 3.
+// zooSpecs is the zoo, in the order of issue 3, then the field zoo of
+// issue 18 (zoo_fields.go).
 func zooSpecs() []zooSpec {
 	renounce := func(w *writer, _ *zooEnv, t *zooToken) error {
 		return w.invoke(t.creator, t.ownerABI(), t.token, nil, "renounceOwnership")
@@ -119,7 +122,7 @@ func zooSpecs() []zooSpec {
 		}
 		return s
 	}
-	return []zooSpec{
+	return append([]zooSpec{
 		std(zooSpec{kind: "clean", deploy: plain("CleanToken", named("Clean Token", "CLEAN")),
 			behaviour: "Standard ERC-20 with ownership renounced, LP burned to 0xdEaD and supply spread over 60 holders.",
 			poolPct:   60, poolETH: 20, holders: 60, holderPct: 40, buys: 3, owner: renounced, after: renounce}),
@@ -196,7 +199,7 @@ func zooSpecs() []zooSpec {
 			behaviour: "No transfer may exceed 0.005% of supply, a thirtieth of an ordinary trade (0.3% of the pool's ETH buys about 0.15%); the owner sets the cap with setMaxTxAmount. Freshly launched: no holder has traded yet."}),
 		{kind: "not_a_token", deploy: deployRegistry, owner: ownerless,
 			behaviour: "A vault registry contract with no ERC-20 functions at all."},
-	}
+	}, fieldSpecs()...)
 }
 
 // ownerABI is the artifact whose ABI has the token's ownership functions.
@@ -285,7 +288,7 @@ const (
 // the plan and the manifest (without the RPC URL and chain id).
 func planZoo(a *accounts, now time.Time) (*writer, Manifest, error) {
 	w := newWriter(params.AllDevChainProtocolChanges.ChainID)
-	env := &zooEnv{accts: a}
+	env := &zooEnv{accts: a, now: now}
 	dep := a.deployer
 
 	// Block 1: WETH, the AMM, the locker and USDC.
