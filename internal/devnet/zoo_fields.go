@@ -11,8 +11,8 @@ import (
 // least two tokens of different shapes built to have it (modifiers and
 // inline checks, mappings and arrays, the shared ERC20 base and
 // standalone ledgers, assembly), and benign look-alikes that must not
-// read as the field. Their holders are fewer than the first zoo's (20 over
-// half the supply; 40 over 48% under a max wallet): enough for the top holders' sells, less setup time.
+// read as the field. Like the first zoo's tokens, each is spread over 55
+// holders (under 1% of supply each).
 
 // TimeBombDelay is how long after the devnet starts the time-bomb token
 // (kind honeypot_time_bomb) stops letting anyone but its owner sell.
@@ -24,7 +24,7 @@ const TimeBombDelay = 36 * time.Hour
 const BlockFuseBlocks = 200
 
 // fieldHolders is how many wallets a field zoo token is spread over.
-const fieldHolders = 20
+const fieldHolders = 55
 
 // withPool deploys contract with args, then calls setter(pair) on it as
 // the creator: the tokens that name their pool once, before it exists.
@@ -124,12 +124,12 @@ func fieldSpecs() []zooSpec {
 		// is_anti_whale above the simulation's trade size.
 		field(zooSpec{kind: "anti_whale_max_tx", deploy: plain("WhaleCapToken", supplyOnly),
 			behaviour: "No transfer may exceed 0.75% of supply (about five times the engine's default buy); the owner changes it with setMaxTxAmount(uint256)."}),
-		field(zooSpec{kind: "anti_whale_max_wallet", deploy: withPool("WalletCapToken", "setPool", supplyOnly), holders: 40, holderPct: 48,
+		field(zooSpec{kind: "anti_whale_max_wallet", deploy: withPool("WalletCapToken", "setPool", supplyOnly), holderPct: 48,
 			behaviour: "Standalone token: no wallet but the pool and the owner may hold more than 2% of supply; the owner sets the limits with setLimits(uint256,uint256)."}),
 		// Benign look-alikes: each must not read as the field it resembles.
 		field(zooSpec{kind: "benign_cooldown_named", deploy: plain("StakeCooldownToken", supplyOnly),
 			behaviour: "Benign: setCooldown(uint256) and cooldownEnabledSet(bool,uint8) govern only the wait before a holder unstakes its own staked tokens; trades are never delayed."}),
-		field(zooSpec{kind: "benign_max_wallet", deploy: withPool("FairLaunchToken", "setPool", supplyOnly), owner: ownerless, holders: 40, holderPct: 48,
+		field(zooSpec{kind: "benign_max_wallet", deploy: withPool("FairLaunchToken", "setPool", supplyOnly), owner: ownerless, holderPct: 48,
 			behaviour: "Benign: an honest, immutable 3% max wallet with no owner; sells and ordinary holdings are never limited."}),
 		field(zooSpec{kind: "benign_self_lock", deploy: plain("SelfVestToken", supplyOnly), owner: ownerless,
 			behaviour: "Benign: lock(uint256,uint256) and unlock() move only the caller's own tokens into and out of a time lock; there is no owner."}),
