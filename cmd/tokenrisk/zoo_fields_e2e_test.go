@@ -90,23 +90,15 @@ var fieldCases = []fieldCase{
 // with why: the test fails when one of them is detected (update the
 // list) as when any other token is missed.
 var fieldMisses = map[string]string{
-	"honeypot_transferfrom":      "the router-path sell (approve + the router's transferFrom) is not simulated yet: both paths sell with transfer",
-	"honeypot_transferfrom_list": "the router-path sell is not simulated yet",
-	"honeypot_holders_armed":     "real holders' sells are not simulated yet (the analysis side is on main)",
-	"honeypot_holders_listed":    "real holders' sells are not simulated yet",
-	"honeypot_time_bomb":         "no sell is tried past a time threshold yet (block overrides)",
-	"honeypot_block_fuse":        "no sell is tried past a block threshold yet (block overrides)",
-	"honeypot_owner_switch":      "no two-step probe (an owner call, then the victim's sell) yet",
-	"honeypot_owner_sell_cap":    "no two-step probe (an owner call, then the victim's sell) yet",
-	"cannot_sell_all":            "no simulated sell tries the whole holding against 99.9% of it yet",
-	"cannot_sell_all_residue":    "no simulated sell tries the whole holding against 99.9% of it yet",
-	"buy_cooldown":               "no second buy by the same wallet is simulated yet",
-	"buy_cooldown_blocks":        "no second buy by the same wallet is simulated yet",
-	"whitelist_fee_exempt":       "no probe adds the victim to a list and compares its trade",
-	"whitelist_limits":           "no probe adds the victim to a list and compares its trade",
-	"personal_fee":               "no probe sets one wallet's fee apart from the others'",
-	"personal_fee_tiers":         "no probe sets one wallet's fee apart from the others'",
-	"ownership_reclaim_lock":     "no probe renounces through the token's own path and then reclaims",
+	"honeypot_holders_armed":  "real holders' sells are not simulated yet (the analysis side is on main)",
+	"honeypot_holders_listed": "real holders' sells are not simulated yet",
+	"honeypot_owner_switch":   "no two-step probe (an owner call, then the victim's sell) yet",
+	"honeypot_owner_sell_cap": "no two-step probe (an owner call, then the victim's sell) yet",
+	"whitelist_fee_exempt":    "no probe adds the victim to a list and compares its trade",
+	"whitelist_limits":        "no probe adds the victim to a list and compares its trade",
+	"personal_fee":            "no probe sets one wallet's fee apart from the others'",
+	"personal_fee_tiers":      "no probe sets one wallet's fee apart from the others'",
+	"ownership_reclaim_lock":  "no probe renounces through the token's own path and then reclaims",
 }
 
 // fieldFalsePositives are the benign look-alikes the scan still reads as

@@ -104,6 +104,10 @@ func near(t *testing.T, name string, got *float64, want, tol float64) {
 	}
 }
 
+// fieldNoHoneypot are the simulation's proofs no field zoo token that
+// trades for everyone may raise.
+var fieldNoHoneypot = []string{risk.HoneypotCannotSell, risk.HoneypotCannotBuy, risk.CannotSellAll, risk.SimulationFailed}
+
 func noHighFlag(t *testing.T, r *scan.Report) {
 	t.Helper()
 	for _, f := range r.RiskFlags {
@@ -114,6 +118,38 @@ func noHighFlag(t *testing.T, r *scan.Report) {
 }
 
 var zooVerdicts = map[string]verdict{
+	// The field zoo (issue 18): the simulation's proofs. A trap on the
+	// router's transferFrom, or on sells past a time or a block, is a
+	// honeypot although a fresh wallet's direct sell works now.
+	"honeypot_transferfrom":      {allOf: []string{risk.HoneypotCannotSell}, minLevel: risk.LevelCritical, check: notHoneypotFalse},
+	"honeypot_transferfrom_list": {allOf: []string{risk.HoneypotCannotSell}, minLevel: risk.LevelCritical, check: notHoneypotFalse},
+	"honeypot_time_bomb":         {allOf: []string{risk.HoneypotCannotSell}, minLevel: risk.LevelCritical, check: notHoneypotFalse},
+	"honeypot_block_fuse":        {allOf: []string{risk.HoneypotCannotSell}, minLevel: risk.LevelCritical, check: notHoneypotFalse},
+	"cannot_sell_all":            {allOf: []string{risk.CannotSellAll}, noneOf: fieldNoHoneypot[:2]},
+	"cannot_sell_all_residue":    {allOf: []string{risk.CannotSellAll}, noneOf: fieldNoHoneypot[:2]},
+	"buy_cooldown":               {allOf: []string{risk.TradingCooldown}, noneOf: fieldNoHoneypot},
+	"buy_cooldown_blocks":        {allOf: []string{risk.TradingCooldown}, noneOf: fieldNoHoneypot},
+	// Traps a fresh wallet does not meet (the holders' sells), owner
+	// switches (the probes) and the probe-side fields: no false proof.
+	"honeypot_holders_armed":  {noneOf: []string{risk.CannotSellAll, risk.HoneypotCannotBuy}},
+	"honeypot_holders_listed": {noneOf: []string{risk.CannotSellAll, risk.HoneypotCannotBuy}},
+	"honeypot_owner_switch":   {noneOf: fieldNoHoneypot},
+	"honeypot_owner_sell_cap": {noneOf: fieldNoHoneypot},
+	"whitelist_fee_exempt":    {noneOf: fieldNoHoneypot},
+	"whitelist_limits":        {noneOf: fieldNoHoneypot},
+	"personal_fee":            {noneOf: fieldNoHoneypot},
+	"personal_fee_tiers":      {noneOf: fieldNoHoneypot},
+	"ownership_reclaim_lock":  {noneOf: fieldNoHoneypot},
+	"ownership_reclaim_admin": {noneOf: fieldNoHoneypot},
+	"hidden_owner_dev":        {noneOf: fieldNoHoneypot},
+	"hidden_owner_slot":       {noneOf: fieldNoHoneypot},
+	"external_call_ledger":    {noneOf: fieldNoHoneypot},
+	"external_call_guard":     {noneOf: fieldNoHoneypot},
+	"anti_whale_max_tx":       {noneOf: fieldNoHoneypot},
+	"anti_whale_max_wallet":   {noneOf: fieldNoHoneypot},
+	"benign_cooldown_named":   {noneOf: fieldNoHoneypot, maxLevel: risk.LevelMedium},
+	"benign_max_wallet":       {noneOf: fieldNoHoneypot, maxLevel: risk.LevelMedium},
+	"benign_self_lock":        {noneOf: fieldNoHoneypot},
 	"clean": {maxLevel: risk.LevelLow, check: func(t *testing.T, r *scan.Report) {
 		noHighFlag(t, r)
 		s := simOf(t, r)

@@ -560,7 +560,7 @@ func (r *scanRun) simulationRequest() (*pool.Pool, *simulation.SimulationRequest
 		req := &simulation.SimulationRequest{
 			Token: r.token, Pool: p.Address, PoolKind: kind, Quote: p.QuoteAddress, Wrapped: wa,
 			FeeBps: p.DEX.FeeBps, QuoteReserve: p.QuoteReserve, TokenReserve: p.TokenReserve,
-			BlockTime: s.lens.Timestamp, DelayedSell: simulation.DefaultDelayedSell,
+			BlockTime: s.lens.Timestamp, DelayedSell: simulation.DefaultDelayedSell, BlockNumber: uint64(s.block),
 		}
 		if kind == "v3" && p.Report.Fee != nil {
 			req.FeeBps = *p.Report.Fee / 100

@@ -84,6 +84,10 @@ type SimulationRequest struct {
 	// BlockTime or DelayedSell disables it.
 	BlockTime   uint64
 	DelayedSell time.Duration
+	// BlockNumber is the latest block's number: with BlockTime it places
+	// the fresh wallet's later trade (fresh.go); zero disables it and the
+	// second buys.
+	BlockNumber uint64
 }
 
 // simParams mirrors Simulator.Params (field names follow the ABI).
@@ -267,14 +271,33 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 		elems = append(elems, rpc.BatchElem{Method: "eth_simulateV1", Args: []any{opts, "latest"}, Result: &delayed})
 	}
 
+	// The fresh wallet's other paths (fresh.go), after the others.
+	var fresh *freshPlan
+	if wallet != nil {
+		fresh, err = newFreshPlan(sim.ABI, req, params(stepSell), amount, stepGas, overrides, routeBuy, full)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	freshAt := len(elems)
+	if fresh != nil {
+		elems = append(elems, fresh.elems...)
+	}
+
 	decode := func() (*analysis.EVMSimulation, error) {
 		res, err := contractOutcome(sim.ABI, req.Pool.Hex(), amount.String(), kind == 1, elems[0], *out)
 		if wallet != nil {
+			contractSold := res.CanSell
 			w, note := wallet.Decode(sim.ABI, elems[1])
 			if w != nil {
 				err = nil // the wallet decides; the contract's failure is noted
 			}
-			return CombineSimulations(res, w, note), err
+			combined := CombineSimulations(res, w, note)
+			if fresh != nil {
+				copy(fresh.elems, elems[freshAt:])
+				fresh.apply(combined, contractSold)
+			}
+			return combined, err
 		}
 		if err == nil && len(elems) > 1 && res.CanBuy != nil && *res.CanBuy {
 			applyDelayedSell(sim.ABI, res, elems[1], delayed, kind == 1)
