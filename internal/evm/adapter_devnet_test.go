@@ -161,6 +161,13 @@ var zooVerdicts = map[string]verdict{
 		if !c.NotHoneypot || !c.OwnershipRenounced || !c.LiquidityLocked || !c.NoMint {
 			t.Errorf("checklist = %+v, want not_honeypot, ownership_renounced, liquidity_locked, no_mint", c)
 		}
+		// The capability table: what ran completely is false, never null.
+		ev, _ := r.ContractAnalysis.Evidence.(analysis.EVMContractEvidence)
+		for _, name := range []string{analysis.CapIsProxy, analysis.CapIsMintable, analysis.CapIsHoneypot, analysis.CapCannotBuy, analysis.CapSelfdestruct} {
+			if e := ev.Capabilities[name]; e.Value == nil || *e.Value {
+				t.Errorf("capabilities.%s = %+v, want false", name, e)
+			}
+		}
 	}},
 	"clean_owned":               {allOf: []string{risk.OwnerNotRenounced}, check: noHighFlag},
 	"honeypot_sell_blocked":     {allOf: []string{risk.HoneypotCannotSell}, minLevel: risk.LevelCritical, check: notHoneypotFalse},

@@ -104,6 +104,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		OwnerKnown:   lens != nil && (lens.OwnerFunc || !roles || owner != nil) && !guardedPowers,
 		OwnerGetter:  lens != nil && lens.OwnerFunc,
 		RoleGoverned: roles,
+		ProxyRead:    !c.slotsFailed && (proxy == nil || implKnown),
 		Code:         codeFactsOf(codeReport),
 		Probe:        probes,
 		Simulation:   sim,
