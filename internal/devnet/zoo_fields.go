@@ -45,18 +45,6 @@ func creatorCalls(contract, method string, args ...any) func(*writer, *zooEnv, *
 	}
 }
 
-// FieldKinds are the manifest kinds of the field zoo (issue 18's
-// GoPlus-style fields, two shapes each and benign look-alikes), whose
-// verdicts are checked end to end field by field rather than kind by kind.
-func FieldKinds() []string {
-	specs := fieldSpecs()
-	kinds := make([]string, len(specs))
-	for i, s := range specs {
-		kinds[i] = s.kind
-	}
-	return kinds
-}
-
 // fieldSpecs is the field zoo.
 func fieldSpecs() []zooSpec {
 	field := func(s zooSpec) zooSpec {
