@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/tokenrisk/tokenrisk/internal/config"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 )
@@ -44,7 +46,7 @@ func devnetAct(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	token := fs.String("token", "", "the zoo token's address")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: tokenrisk devnet act --rpc URL --manifest FILE --token ADDRESS ACTION [ARG]")
-		fmt.Fprintln(stderr, "Actions: set-fee N, mint AMOUNT, pause, blacklist ADDR, remove-liquidity PCT, transfer-owner ADDR, renounce, upgrade")
+		fmt.Fprintln(stderr, "Actions: set-fee N, mint AMOUNT, pause, blacklist ADDR, remove-liquidity PCT, transfer-owner ADDR, renounce, upgrade, impersonate SYMBOL")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -77,5 +79,8 @@ func devnetAct(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "%s %s\n", res.Action, tx.Hex())
 	}
 	fmt.Fprintf(stdout, "mined in block %d\n", res.Block)
+	if res.Deployed != (common.Address{}) {
+		fmt.Fprintf(stdout, "deployed %s\n", res.Deployed.Hex())
+	}
 	return nil
 }

@@ -31,6 +31,7 @@ var Actions = map[string]string{
 	"transfer-owner":   "ADDR",
 	"renounce":         "",
 	"upgrade":          "",
+	"impersonate":      "SYMBOL (a devnet major token: WETH or USDC; deployed by the token's creator)",
 }
 
 // ActResult is what an action sent.
@@ -42,6 +43,8 @@ type ActResult struct {
 	Block uint64
 	// SentAt is when the first transaction was sent.
 	SentAt time.Time
+	// Deployed is the contract an action deployed (impersonate), if any.
+	Deployed common.Address
 }
 
 // Act sends the owner's real transaction(s) for action on the token of the
@@ -155,8 +158,14 @@ func Act(ctx context.Context, rpcURL string, m Manifest, address, action string,
 		return res, s.removeLiquidity(ctx, tok, pct)
 	case "upgrade":
 		return res, s.upgrade(ctx, token)
+	case "impersonate":
+		a, err := arg(0)
+		if err != nil {
+			return res, err
+		}
+		return res, s.impersonate(ctx, m, a)
 	}
-	return res, fmt.Errorf("devnet act: unknown action %q (one of set-fee, mint, pause, blacklist, remove-liquidity, transfer-owner, renounce, upgrade)", action)
+	return res, fmt.Errorf("devnet act: unknown action %q (one of set-fee, mint, pause, blacklist, remove-liquidity, transfer-owner, renounce, upgrade, impersonate)", action)
 }
 
 func manifestToken(m Manifest, address string) (ManifestToken, bool) {
