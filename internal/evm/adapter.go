@@ -293,6 +293,21 @@ func (a *Adapter) Assess(ctx context.Context, req scan.Request) (*scan.Assessmen
 	return as, nil
 }
 
+// notFoundDetail says, for a token found on no chain while some could
+// not be asked, which chains did not answer and what the others said:
+// never "not found on the chains that answered" when none answered.
+func notFoundDetail(code fault.Code, failed []string, answered int) string {
+	why := "failed"
+	if code == fault.UpstreamTimeout {
+		why = "did not answer before the deadline"
+	}
+	if answered == 0 {
+		return fmt.Sprintf("no EVM chain could be asked whether the token exists: %s %s", strings.Join(failed, ", "), why)
+	}
+	return fmt.Sprintf("no contract at this address on the %d chain(s) that answered; %s %s, so whether the token exists there is unknown",
+		answered, strings.Join(failed, ", "), why)
+}
+
 // choose applies SPEC §2 to the detection round trip.
 func (a *Adapter) choose(ctx context.Context, sightings []*sighting, req scan.Request) (*sighting, []string, []string, error) {
 	var found, allowed, failed []*sighting
@@ -330,8 +345,7 @@ func (a *Adapter) choose(ctx context.Context, sightings []*sighting, req scan.Re
 		if timeouts == len(failed) && ctx.Err() != nil {
 			code = fault.UpstreamTimeout
 		}
-		return nil, nil, nil, fault.Wrap(errors.Join(errs(failed)...), code,
-			fmt.Sprintf("token not found on the chains that answered; could not ask: %s", strings.Join(names(failed), ", ")))
+		return nil, nil, nil, fault.Wrap(errors.Join(errs(failed)...), code, notFoundDetail(code, names(failed), len(sightings)-len(failed)))
 	}
 	if len(allowed) == 0 {
 		return nil, nil, nil, fault.Errorf(fault.PlanForbidden, "the token exists on %s, which your plan does not include", strings.Join(names(found), ", "))

@@ -411,6 +411,7 @@ func TestAdapterDetectionErrors(t *testing.T) {
 		{"not an ERC-20", []chains.Chain{dn.Chain()}, nat.Address, nil, fault.NotAToken, nil},
 		{"no code anywhere", []chains.Chain{dn.Chain()}, "0x00000000000000000000000000000000DeaDBeef", nil, fault.TokenNotFound, nil},
 		{"absent, and a chain down", []chains.Chain{dn.Chain(), down}, "0x00000000000000000000000000000000DeaDBeef", []string{"devnet", "downchain"}, fault.UpstreamError, nil},
+		{"every chain down", []chains.Chain{down}, clean.Address, []string{"downchain"}, fault.UpstreamError, nil},
 		{"only on a chain outside the plan", []chains.Chain{dn.Chain()}, clean.Address, []string{"ethereum"}, fault.PlanForbidden, nil},
 		{"found, another chain down", []chains.Chain{dn.Chain(), down}, clean.Address, []string{"devnet", "downchain"}, "", func(t *testing.T, r *scan.Report) {
 			if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "downchain") }) {
@@ -436,8 +437,15 @@ func TestAdapterDetectionErrors(t *testing.T) {
 				if got := fault.CodeOf(err); got != tt.wantCode {
 					t.Fatalf("error %v (code %s), want %s", err, got, tt.wantCode)
 				}
-				if strings.Contains(fault.MessageOf(err), "127.0.0.1") {
-					t.Errorf("message leaks an RPC URL: %q", fault.MessageOf(err))
+				msg := fault.MessageOf(err)
+				if strings.Contains(msg, "127.0.0.1") {
+					t.Errorf("message leaks an RPC URL: %q", msg)
+				}
+				// A 502 names the chains that did not answer, and never
+				// speaks of chains that answered when none did.
+				if tt.wantCode == fault.UpstreamError && (!strings.Contains(msg, "downchain failed") ||
+					(len(tt.chains) == 1) != strings.Contains(msg, "no EVM chain could be asked")) {
+					t.Errorf("502 detail %q: want downchain named as failed, and none said to answer when none did", msg)
 				}
 				return
 			}
