@@ -76,6 +76,26 @@ type EVMPool struct {
 	LPLockers []string `json:"lp_lockers,omitempty"`
 	// CreatedAt is when the pool got its first liquidity, where known.
 	CreatedAt *time.Time `json:"created_at,omitempty"`
+	// PoolManager, PoolID and V4Key are a Uniswap V4 pool's singleton,
+	// id (Address is the id too) and key; LPFee is its LP fee now
+	// (hundredths of a bp; a dynamic-fee key's hook sets it). Absent for
+	// other kinds.
+	PoolManager string    `json:"pool_manager,omitempty"`
+	PoolID      string    `json:"pool_id,omitempty"`
+	V4Key       *EVMV4Key `json:"v4_key,omitempty"`
+	LPFee       *int      `json:"lp_fee,omitempty"`
+}
+
+// EVMV4Key is a Uniswap V4 pool's key: its currencies (the zero address is
+// the native coin), fee (hundredths of a bp; 8388608, 0x800000, marks a
+// dynamic fee the hook sets), tick spacing and hook contract (the zero
+// address: none). Its hash is the pool id.
+type EVMV4Key struct {
+	Currency0   string `json:"currency0"`
+	Currency1   string `json:"currency1"`
+	Fee         int    `json:"fee"`
+	TickSpacing int    `json:"tick_spacing"`
+	Hooks       string `json:"hooks"`
 }
 
 // EVMDeployerFacts is what is known of the token's creator.

@@ -46,7 +46,7 @@ func evmHolderLabel(f *EVMFacts, h EVMHolderBalance) string {
 		return "pool"
 	}
 	for _, p := range f.Liquidity.Pools {
-		if evmSameAddress(p.Address, h.Address) {
+		if evmSameAddress(p.Address, h.Address) || evmSameAddress(p.PoolManager, h.Address) {
 			return "pool"
 		}
 	}

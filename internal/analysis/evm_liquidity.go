@@ -77,6 +77,9 @@ func AnalyseEVMLiquidity(f *EVMFacts) (scan.Section, []string) {
 	secured := evmLPSecured(main)
 	ev.LPSecuredPct = secured
 	switch {
+	case secured == nil && main.Kind == "v4":
+		status = scan.Partial
+		warnings = append(warnings, fmt.Sprintf("liquidity: LP lock status of the main pool %s is unknown: a Uniswap V4 pool's liquidity is positions in its PoolManager %s (most held as the position manager's NFTs), whose holders were not read; it is not counted as locked", main.Address, main.PoolManager))
 	case secured == nil:
 		status = scan.Partial
 		warnings = append(warnings, fmt.Sprintf("liquidity: LP lock status of the main pool %s is unknown (%s pool)", main.Address, main.Kind))

@@ -35,9 +35,14 @@ type EVMSimulation struct {
 	// DelayedSellError is the delayed sell's failure, if it failed too.
 	DelayedSellError *string `json:"delayed_sell_error,omitempty"`
 	// Path names what decided can_buy and can_sell: "wallet" (real
-	// transactions from a wallet without code) or "contract" (the
-	// simulator contract alone, where the wallet path could not run).
+	// transactions from a wallet without code), "contract" (the
+	// simulator contract alone, where the wallet path could not run) or
+	// "v4" (the V4 simulator through a Uniswap V4 pool, its hook running).
 	Path string `json:"path,omitempty"`
+	// Hook is what a Uniswap V4 pool's hook took on the simulated trades,
+	// apart from the token's own taxes (buy_tax, sell_tax); absent for a
+	// pool without a hook.
+	Hook *EVMHookCut `json:"hook,omitempty"`
 	// Notes say where the two paths disagreed or why one did not run.
 	Notes []string `json:"notes,omitempty"`
 	// SelfDump is how far, in percent, the token's price in the pool fell
@@ -64,6 +69,16 @@ type EVMSimulation struct {
 	// threshold) makes holders' sells fail; nil when not tried, empty
 	// when tried and none found.
 	SellBlocks []EVMSellBlock `json:"sell_blocks"`
+}
+
+// EVMHookCut is what a V4 hook took, in percent of what a hook-free pool
+// of the same price, liquidity and LP fee would have given for the same
+// trade; nil when not measured (the trade failed, or the hook-free twin
+// could not be built).
+type EVMHookCut struct {
+	Address string   `json:"address"`
+	BuyFee  *float64 `json:"buy_fee"`
+	SellFee *float64 `json:"sell_fee"`
 }
 
 // EVMSimulationError is liquidity_analysis.simulation.error: whether a
@@ -186,16 +201,20 @@ func AnalyseEVMSimulation(sim *EVMSimulation, hasPool bool) ([]risk.Flag, []stri
 	}
 	flags = append(flags, evmSimProofFlags(sim)...)
 	warnings = append(warnings, evmHolderSellWarnings(sim)...)
-	taxFlag := func(code string, name string, tax *float64) {
+	// A V4 hook's cut is paid by the trader like a tax: the flags weigh
+	// what the trade lost to both and say which took what.
+	buyTax, buyHook := withHookCut(sim.BuyTax, sim.Hook, true)
+	sellTax, sellHook := withHookCut(sim.SellTax, sim.Hook, false)
+	taxFlag := func(code string, name string, tax *float64, hook string) {
 		if tax != nil && *tax > risk.TaxHighPct {
 			flags = append(flags, risk.NewFlag(code, fmt.Sprintf("%s tax is %s%%", name, evmPct(*tax)),
-				fmt.Sprintf("The simulated %s lost %s%% of its value to the token's tax.", evmLower(name), evmPct(*tax))).WithValue(*tax))
+				fmt.Sprintf("The simulated %s lost %s%% of its value to the token's tax%s.", evmLower(name), evmPct(*tax), hook)).WithValue(*tax))
 		}
 	}
-	taxFlag(risk.BuyTaxHigh, "Buy", sim.BuyTax)
-	taxFlag(risk.SellTaxHigh, "Sell", sim.SellTax)
+	taxFlag(risk.BuyTaxHigh, "Buy", buyTax, buyHook)
+	taxFlag(risk.SellTaxHigh, "Sell", sellTax, sellHook)
 	worst := 0.0
-	for _, t := range []*float64{sim.BuyTax, sim.SellTax, sim.TransferTax} {
+	for _, t := range []*float64{buyTax, sellTax, sim.TransferTax} {
 		if t != nil && *t > worst {
 			worst = *t
 		}
@@ -218,6 +237,28 @@ func AnalyseEVMSimulation(sim *EVMSimulation, hasPool bool) ([]risk.Flag, []stri
 		warnings = append(warnings, "simulation: transfer tax unknown (the wallet transfer failed or was not tried)")
 	}
 	return flags, warnings
+}
+
+// withHookCut combines the token's own tax on one side with the V4 hook's
+// cut on it (1 - (1-tax)(1-cut)), and words the split for the flag's
+// detail; without a measured cut it is the tax alone.
+func withHookCut(tax *float64, hook *EVMHookCut, buy bool) (*float64, string) {
+	if hook == nil {
+		return tax, ""
+	}
+	cut := hook.SellFee
+	if buy {
+		cut = hook.BuyFee
+	}
+	if cut == nil || *cut <= 0 {
+		return tax, ""
+	}
+	own := 0.0
+	if tax != nil {
+		own = *tax
+	}
+	total := evmRound2(100 - (100-own)*(100-*cut)/100)
+	return &total, fmt.Sprintf(" and the pool's hook %s (the hook took %s%%, the token %s%%)", hook.Address, evmPct(*cut), evmPct(own))
 }
 
 // tradeLimitFlag is OWNER_CAN_LIMIT_TX, proven by the simulation, when a
@@ -274,7 +315,9 @@ func EVMNotHoneypot(sim *EVMSimulation) bool {
 			return false
 		}
 	}
-	for _, t := range []*float64{sim.BuyTax, sim.SellTax} {
+	buyTax, _ := withHookCut(sim.BuyTax, sim.Hook, true)
+	sellTax, _ := withHookCut(sim.SellTax, sim.Hook, false)
+	for _, t := range []*float64{buyTax, sellTax} {
 		if t == nil || *t >= risk.TaxExtremePct {
 			return false
 		}

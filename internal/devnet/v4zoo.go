@@ -39,7 +39,10 @@ func v4ZooSpecs() []zooSpec {
 			s.noPool = true
 		}
 		if s.holders == 0 {
-			s.holders, s.holderPct = 55, 100-s.poolPct-l.poolPct
+			// 40% over 60 holders, as the clean V2 token: the top ten
+			// hold under the insider threshold, so the hook stays the
+			// kind's only risk.
+			s.holders, s.holderPct = 60, 100-s.poolPct-l.poolPct
 		}
 		s.after = func(w *writer, env *zooEnv, t *zooToken) error { return launchV4(w, env, t, l) }
 		s.trade = func(w *writer, env *zooEnv, t *zooToken) error { return tradeV4(w, env, t, 3, !s.noSells) }
@@ -48,19 +51,19 @@ func v4ZooSpecs() []zooSpec {
 	return []zooSpec{
 		spec("v4_clean", "Fourth Clean", "FOUR",
 			"Clean renounced token trading only on a Uniswap V4 pool against native ETH, without a hook.",
-			v4Launch{poolPct: 50, poolETH: 20}, zooSpec{}),
+			v4Launch{poolPct: 60, poolETH: 20}, zooSpec{}),
 		spec("v4_hook_fee_capped", "Capped Hook", "CAPH",
 			"Clean renounced token on a Uniswap V4 pool whose hook takes 3% of every swap's output; its owner can raise that to 5% at most.",
-			v4Launch{poolPct: 50, poolETH: 20, hook: true, feeBps: 300, maxBps: 500}, zooSpec{}),
+			v4Launch{poolPct: 60, poolETH: 20, hook: true, feeBps: 300, maxBps: 500}, zooSpec{}),
 		spec("v4_hook_sell_blocked", "Hook Trap", "HTRAP",
 			"Clean renounced token on a Uniswap V4 pool whose hook reverts every sell of the token (its owner keeps sells closed): a honeypot in the hook.",
-			v4Launch{poolPct: 50, poolETH: 20, hook: true, blocked: true}, zooSpec{noSells: true}),
+			v4Launch{poolPct: 60, poolETH: 20, hook: true, blocked: true}, zooSpec{noSells: true}),
 		spec("v4_hook_fee_changeable", "Open Hook", "OPENH",
 			"Clean renounced token on a Uniswap V4 pool whose hook takes 1% of every swap's output today; its owner can set any cut up to 100%.",
-			v4Launch{poolPct: 50, poolETH: 20, hook: true, feeBps: 100, maxBps: 10_000}, zooSpec{}),
+			v4Launch{poolPct: 60, poolETH: 20, hook: true, feeBps: 100, maxBps: 10_000}, zooSpec{}),
 		spec("v2_and_v4", "Two Pools", "TWOP",
-			"Clean renounced token trading on a V2 pool (30% of supply, 12 ETH, LP burned) and on a hook-free Uniswap V4 pool (20%, 8 ETH).",
-			v4Launch{poolPct: 20, poolETH: 8}, zooSpec{poolPct: 30, poolETH: 12, buys: 2}),
+			"Clean renounced token trading on a V2 pool (36% of supply, 12 ETH, LP burned) and on a hook-free Uniswap V4 pool (24%, 8 ETH) at the same price.",
+			v4Launch{poolPct: 24, poolETH: 8}, zooSpec{poolPct: 36, poolETH: 12, buys: 2}),
 	}
 }
 

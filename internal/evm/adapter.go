@@ -33,12 +33,14 @@ import (
 //
 //  1. detect: one batch per enabled EVM chain, in parallel: the token's
 //     code, the latest block, totalSupply/balanceOf, proxy slots, the
-//     first storage slots (hidden-owner candidates) and the lens (metadata,
-//     owner, every pool with reserves and LP holdings). Detection and
+//     first storage slots (hidden-owner candidates), the lens (metadata,
+//     owner, every pool with reserves and LP holdings) and the Uniswap V4
+//     PoolManagers' Initialize logs of the token (v4scan.go). Detection and
 //     collection are one round trip, so choosing among chains by
 //     liquidity costs nothing extra.
-//  2. simulation (+ cooldown replay) and proxy details; the holder log
-//     scan and the explorer requests start beside it.
+//  2. simulation (+ cooldown replay), the V4 pools' state and their V4
+//     simulations, and proxy details; the holder log scan and the
+//     explorer requests start beside it.
 //  3. privilege probes (owner, stored addresses, creator; donors from the
 //     holder scan), holders' code and balances, the creator's account.
 //
@@ -169,6 +171,8 @@ type sighting struct {
 	lensErr    error
 	pools      []pool.Pool
 	usd        float64
+	// v4 is the Uniswap V4 pool search (nil without a V4 deployment).
+	v4 *v4Search
 }
 
 func (s *sighting) found() bool { return s.err == nil && len(s.code) > 0 }
@@ -191,10 +195,12 @@ func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Addr
 	}
 	slotElems, slots := proxy.ProxySlotCalls(token)
 	storeElems, stored := probe.StorageCandidateCalls(token)
+	s.v4 = newV4Search(ch, token)
 	var plan batchPlan
 	plan.add(elems)
 	plan.add(slotElems)
 	plan.add(storeElems)
+	s.v4.add(&plan)
 	if err := s.client.Batch(ctx, plan.elems); err != nil {
 		// Every verdict stands on this round trip: after the client's
 		// retries it is sent once more (a node failing one request in
@@ -206,6 +212,7 @@ func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Addr
 		}
 	}
 	plan.scatter()
+	s.v4.read()
 	if elems[0].Error != nil {
 		s.err = fmt.Errorf("eth_getCode: %w", elems[0].Error)
 		return s

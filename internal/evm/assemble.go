@@ -47,6 +47,9 @@ type collected struct {
 	slotsFailed bool
 	// trusted is set for a configured trusted token.
 	trusted bool
+	// v4 are the Uniswap V4 pools and their simulations (nil without a
+	// V4 deployment on the chain).
+	v4 *v4Facts
 }
 
 // assemble runs the analyses over everything collected.
@@ -148,7 +151,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		if i == 0 && acct != nil && acct.crLP != nil {
 			rep.LPCreatorPct = pool.DexPct(acct.crLP, p.LPSupply)
 		}
-		if hs != nil {
+		if hs != nil && (p.DEX.Kind != "v4" || c.v4.onePoolIn(p.Address)) {
 			if seen, ok := hs.FirstIn[p.Address]; ok && seen.Time > 0 {
 				t := time.Unix(int64(seen.Time), 0).UTC()
 				rep.CreatedAt = &t
@@ -170,7 +173,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		msg := "the pool search failed, so there was no pool to trade against"
 		sim = &analysis.EVMSimulation{Error: &msg}
 	case hasPool && simPool == nil && sim == nil:
-		msg := "no pool the simulator supports (V2, V3 or Solidly volatile, bought with the wrapped native)"
+		msg := "no pool the simulator supports (V2, V3 or Solidly volatile, bought with the wrapped native; Uniswap V4)"
 		sim = &analysis.EVMSimulation{Error: &msg}
 	}
 	sim.SetSupply(supply)
@@ -270,6 +273,8 @@ func (r *scanRun) completeness(c collected, sim *analysis.EVMSimulation, hasPool
 	add := func(name string) { unchecked = append(unchecked, name) }
 	if c.lens == nil {
 		add(risk.CheckOwner)
+		add(risk.CheckPools)
+	} else if c.v4 != nil && c.v4.SearchFailed {
 		add(risk.CheckPools)
 	}
 	if c.slotsFailed || c.proxy != nil && !c.implKnown {

@@ -162,6 +162,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		rt2.add(pe)
 		proxyDecode = dec
 	}
+	v4r := r.v4Calls(&rt2)
 	rtt2Start := time.Now()
 	rtt2 := r.send(ctx, "simulation", &rt2)
 	rtt2Took := time.Since(rtt2Start)
@@ -169,6 +170,8 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		r.a.opts.Trace("simulated")
 	}
 	sim := simulationResult(simDecode, rtt2, simPool)
+	v4f := r.v4Apply(v4r, rtt2)
+	sim, simPool = r.chooseSimulation(sim, simPool, v4f)
 	codeReport, implKnown := report, px == nil
 	if px != nil && rtt2 {
 		codeReport, implKnown = r.implementation(ctx, px, proxyDecode, report)
@@ -308,7 +311,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	return r.assemble(collected{
 		lens: lens, code: codeReport, proxy: px, implKnown: implKnown, owner: owner, roleAdmin: roleAdmin,
 		sim: sim, simPool: simPool, probe: probe, holders: ho.scan, accounts: acct, insiders: iq,
-		explorer: ex, creator: creator, creatorSource: creatorSource, slotsFailed: slotsErr != nil,
+		explorer: ex, creator: creator, creatorSource: creatorSource, slotsFailed: slotsErr != nil, v4: v4f,
 	})
 }
 

@@ -27,7 +27,8 @@ contract V4Simulator is IV4UnlockCallback {
         IV4PoolManager manager;
         V4PoolKey key;
         address token;
-        uint256 amountIn; // quote currency to spend on the buy
+        uint256 amountIn; // quote currency to spend on the buy; 0: buyBps of the pool's quote-side virtual reserve
+        uint256 buyBps; // the buy's size when amountIn is 0 (basis points)
         address recipient; // the transfer test's receiver
         uint256 gasPerStep;
     }
@@ -54,6 +55,7 @@ contract V4Simulator is IV4UnlockCallback {
         uint256 sellReceived; // quote balance increase when taken
         bool twinOk; // the twin could be built (else buyTwin/sellTwin are 0)
         uint24 lpFee; // the pool's LP fee now (hundredths of a bp)
+        uint256 amountIn; // the quote the buy spent
     }
 
     error V4SimResult(Result r);
@@ -78,8 +80,10 @@ contract V4Simulator is IV4UnlockCallback {
         Params memory p = abi.decode(data, (Params));
         require(msg.sender == address(p.manager), "v4 simulator: only the PoolManager");
         Result memory r;
-        V4PoolKey memory twin = _twin(p, r);
+        (V4PoolKey memory twin, uint160 sqrtPrice, uint128 liquidity) = _twin(p, r);
         bool tokenIs0 = p.key.currency0 == p.token;
+        if (p.amountIn == 0) p.amountIn = _size(sqrtPrice, liquidity, tokenIs0, p.buyBps);
+        r.amountIn = p.amountIn;
         if (_buy(p, twin, r, tokenIs0)) {
             _transfer(p, r);
             _sell(p, twin, r, tokenIs0);
@@ -170,22 +174,36 @@ contract V4Simulator is IV4UnlockCallback {
     /// @dev Builds the hook-free twin: the pool's price and in-range
     /// liquidity over the full range, its current LP fee as a static fee.
     /// The liquidity is never paid for (the callback reverts).
-    function _twin(Params memory p, Result memory r) private returns (V4PoolKey memory twin) {
+    function _twin(Params memory p, Result memory r)
+        private
+        returns (V4PoolKey memory twin, uint160 sqrtPrice, uint128 liquidity)
+    {
         bytes32 state = keccak256(abi.encode(keccak256(abi.encode(p.key)), POOLS_SLOT));
         uint256 slot0 = uint256(p.manager.extsload(state));
-        uint128 liquidity = uint128(uint256(p.manager.extsload(bytes32(uint256(state) + 3))));
+        liquidity = uint128(uint256(p.manager.extsload(bytes32(uint256(state) + 3))));
+        sqrtPrice = uint160(slot0);
         r.lpFee = uint24(slot0 >> 208);
-        if (uint160(slot0) == 0 || liquidity == 0) return twin;
+        if (sqrtPrice == 0 || liquidity == 0) return (twin, sqrtPrice, liquidity);
         twin = V4PoolKey(p.key.currency0, p.key.currency1, r.lpFee, 0, address(0));
         // A tick spacing no existing hook-free pool of these currencies and
         // fee uses: the first of a few that initializes.
         for (int24 spacing = 1; spacing <= 4; spacing++) {
             twin.tickSpacing = spacing;
-            try p.manager.initialize(twin, uint160(slot0)) {
+            try p.manager.initialize(twin, sqrtPrice) {
                 r.twinOk = _fill(p.manager, twin, liquidity);
-                return twin;
+                return (twin, sqrtPrice, liquidity);
             } catch {}
         }
+    }
+
+    /// @dev bps of the quote side's virtual reserve at the pool's price:
+    /// L * sqrtP / 2^96 of currency1, L * 2^96 / sqrtP of currency0.
+    function _size(uint160 sqrtPrice, uint128 liquidity, bool tokenIs0, uint256 bps) private pure returns (uint256) {
+        if (sqrtPrice == 0 || liquidity == 0) return 0;
+        uint256 quote = tokenIs0
+            ? (uint256(liquidity) * sqrtPrice) >> 96
+            : (uint256(liquidity) << 96) / sqrtPrice;
+        return quote * bps / 10_000;
     }
 
     function _fill(IV4PoolManager manager, V4PoolKey memory twin, uint128 liquidity) private returns (bool) {

@@ -212,6 +212,13 @@ func (p *LensPlan) Pools(res *lens.LensResult) []Pool {
 		pool.Report = rep
 		out = append(out, pool)
 	}
+	SortDeepest(out)
+	return out
+}
+
+// SortDeepest orders pools deepest first: valued pools before unvalued
+// ones, then by USD liquidity.
+func SortDeepest(out []Pool) {
 	sort.SliceStable(out, func(i, j int) bool {
 		vi, vj := out[i].Report.LiquidityUSD != nil, out[j].Report.LiquidityUSD != nil
 		if vi != vj {
@@ -219,7 +226,6 @@ func (p *LensPlan) Pools(res *lens.LensResult) []Pool {
 		}
 		return out[i].LiquidityUSD > out[j].LiquidityUSD
 	})
-	return out
 }
 
 func dexSum(vs []*big.Int) *big.Int {

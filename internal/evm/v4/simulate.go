@@ -32,7 +32,9 @@ type SimulationRequest struct {
 	Pool  Pool
 	Token common.Address
 	// AmountIn is the quote to spend; nil means DefaultBuyBps of the
-	// pool's quote-side virtual reserve.
+	// pool's quote-side virtual reserve at the time of the call (the
+	// simulator reads the pool's state itself, so the pool's State may be
+	// unknown: the call rides the same batch as the state read).
 	AmountIn *big.Int
 	StepGas  uint64
 }
@@ -82,6 +84,7 @@ type simParams struct {
 	Key        simKey
 	Token      common.Address
 	AmountIn   *big.Int
+	BuyBps     *big.Int
 	Recipient  common.Address
 	GasPerStep *big.Int
 }
@@ -108,6 +111,7 @@ type simResult struct {
 	SellReceived     *big.Int
 	TwinOk           bool
 	LpFee            *big.Int
+	AmountIn         *big.Int
 }
 
 // SimulationCall builds the eth_call of the V4 simulator (one batch
@@ -120,18 +124,9 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*Simulation
 	}
 	amount := req.AmountIn
 	if amount == nil {
-		r0, r1 := req.Pool.State.Reserves()
-		quote := r0
-		if req.Pool.Key.Currency0 == req.Token {
-			quote = r1
-		}
-		if quote == nil || quote.Sign() == 0 {
-			return nil, nil, errors.New("v4 simulation: the pool has no liquidity at its price")
-		}
-		amount = new(big.Int).Div(new(big.Int).Mul(quote, big.NewInt(DefaultBuyBps)), big.NewInt(10_000))
-	}
-	if amount.Sign() <= 0 {
-		return nil, nil, errors.New("v4 simulation: buy amount rounds to zero")
+		amount = new(big.Int) // sized by the simulator from the pool's state
+	} else if amount.Sign() <= 0 {
+		return nil, nil, errors.New("v4 simulation: buy amount is not positive")
 	}
 	stepGas := req.StepGas
 	if stepGas == 0 {
@@ -142,7 +137,7 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*Simulation
 		Manager: req.Pool.Manager,
 		Key: simKey{Currency0: k.Currency0, Currency1: k.Currency1, Fee: big.NewInt(int64(k.Fee)),
 			TickSpacing: big.NewInt(int64(k.TickSpacing)), Hooks: k.Hooks},
-		Token: req.Token, AmountIn: amount, Recipient: SimulationRecipient,
+		Token: req.Token, AmountIn: amount, BuyBps: big.NewInt(DefaultBuyBps), Recipient: SimulationRecipient,
 		GasPerStep: new(big.Int).SetUint64(stepGas),
 	})
 	if err != nil {
@@ -156,12 +151,12 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*Simulation
 		if elems[0].Error != nil {
 			return nil, fmt.Errorf("v4 simulation: %w", elems[0].Error)
 		}
-		return decodeSimulation(sim.ABI, *out, amount)
+		return decodeSimulation(sim.ABI, *out)
 	}
 	return elems, decode, nil
 }
 
-func decodeSimulation(parsed abi.ABI, data []byte, amountIn *big.Int) (*Simulation, error) {
+func decodeSimulation(parsed abi.ABI, data []byte) (*Simulation, error) {
 	vals, err := parsed.Methods["simulate"].Outputs.Unpack(data)
 	if err != nil || len(vals) != 1 {
 		return nil, fmt.Errorf("v4 simulation: unpack: %v", err)
@@ -171,7 +166,7 @@ func decodeSimulation(parsed abi.ABI, data []byte, amountIn *big.Int) (*Simulati
 		return nil, errors.New("v4 simulation: unexpected result shape")
 	}
 	return &Simulation{
-		BuyOK: r.BuyOk, BuyError: r.BuyError, BuyGas: r.BuyGas.Uint64(), AmountIn: amountIn,
+		BuyOK: r.BuyOk, BuyError: r.BuyError, BuyGas: r.BuyGas.Uint64(), AmountIn: r.AmountIn,
 		BuyCredit: r.BuyCredit, BuyTwin: r.BuyTwin, BuyReceived: r.BuyReceived,
 		TransferOK: r.TransferOk, TransferError: r.TransferError, TransferGas: r.TransferGas.Uint64(),
 		TransferSent: r.TransferSent, TransferReceived: r.TransferReceived,
