@@ -27,16 +27,29 @@ import (
 // adds a fixed latency L to every upstream HTTP request, and reports the
 // wall time of a whole scan and of its verdict (contract, liquidity and
 // simulation known) in units of L, and upstream requests per scan (log
-// pages counted apart).
+// pages counted apart). With the V4 build the devnet's chain names a
+// Uniswap V4 PoolManager: the V4 kinds are scanned too (a V4-only token,
+// a hook trap, a token on V2 and V4), and "clean-nov4" scans the clean
+// token on the same chain without its V4 deployment (what the V4 search
+// costs a token with no V4 pool).
 func BenchmarkScanLatency(b *testing.B) {
 	const L = 100 * time.Millisecond
 	dn := startAdapterNet(b)
 	p := newRPCProxy(b, dn.RPCURL(), L, 0)
 	ch := dn.Chain()
 	ch.RPC = []string{p.URL()}
-	for _, kind := range []string{"clean", "tax_sell_high", "proxy_upgradeable", "mintable+explorers"} {
+	noV4 := withoutV4(ch)
+	kinds := []string{"clean", "tax_sell_high", "proxy_upgradeable", "mintable+explorers"}
+	if contracts.UniswapV4Built() {
+		kinds = append(kinds, "clean-nov4", "v4_clean", "v4_hook_sell_blocked", "v2_and_v4")
+	}
+	for _, kind := range kinds {
 		withExplorers := strings.HasSuffix(kind, "+explorers")
-		tok, _ := dn.Manifest().Token(strings.TrimSuffix(kind, "+explorers"))
+		tok, _ := dn.Manifest().Token(strings.TrimSuffix(strings.TrimSuffix(kind, "+explorers"), "-nov4"))
+		chain := ch
+		if strings.HasSuffix(kind, "-nov4") {
+			chain = noV4
+		}
 		b.Run(kind, func(b *testing.B) {
 			var mu sync.Mutex
 			var start, verdict time.Time
@@ -63,7 +76,7 @@ func BenchmarkScanLatency(b *testing.B) {
 					verdict = time.Now()
 				}
 			}
-			ad := NewAdapter(devnetRegistry(b, ch), opts)
+			ad := NewAdapter(devnetRegistry(b, chain), opts)
 			var whole, toVerdict time.Duration
 			req0, pages0 := p.requests.Load(), p.logPages.Load()
 			b.ResetTimer()

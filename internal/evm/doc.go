@@ -20,10 +20,15 @@
 //   - probe: privilege probes (owner powers proven by simulation).
 //   - holder: holders from Transfer logs, and the insider facts.
 //   - revert: revert reasons and safe ABI decoding.
+//   - v4: Uniswap V4 pools (Initialize logs, extsload state) and the V4
+//     simulation through a pool with its hooks running; v4scan.go joins
+//     them to round trips 1 and 2 and keeps what they found (v4Facts: the
+//     pools with their keys and hooks, and each pool's simulation) for
+//     the report and for a hook analysis to read.
 //
-// Where new behaviour goes: a new pool kind (Uniswap V4 pools and their
-// hooks) is a package of its own under internal/evm beside pool, its
-// calls joined to the round trips in scanrun.go; a new simulation path goes
+// Where new behaviour goes: a new pool kind is a package of its own under
+// internal/evm beside pool, its calls joined to the round trips in
+// scanrun.go (as v4 is, through v4scan.go); a new simulation path goes
 // in simulation, a new probe in probe, a new node behaviour (limits,
 // retries) in node. A package below never imports package evm; the
 // adapter is the only place that knows the round trips.
@@ -32,9 +37,10 @@
 //
 // A scan is three sequential JSON-RPC round trips on the chosen chain
 // (adapter.go): detection fused with collection (code, proxy slots, the
-// first storage slots and the lens, on every enabled chain at once), then
-// the simulation with the proxy details, then the privilege probes with
-// the holders' and creator's accounts. The Transfer-log holder rebuild and
+// first storage slots, the lens and the V4 PoolManagers' Initialize logs,
+// on every enabled chain at once), then the simulation with the proxy
+// details and the V4 pools' state and simulations, then the privilege
+// probes with the holders' and creator's accounts. The Transfer-log holder rebuild and
 // the explorers run beside them; what is late at the deadline is reported
 // partial with a warning, never as safe.
 //
@@ -105,8 +111,17 @@
 //     stable (V3 balances are not a price). A pool is worth twice its quote
 //     side; for V3 pools that is an estimate.
 //   - LP burned/locked shares are read for V2-style pools only (V3
-//     positions are NFTs: unknown, null with a warning). The main (deepest)
-//     pool decides LP_NOT_LOCKED and liquidity_locked.
+//     positions are NFTs, V4 liquidity is positions in the PoolManager,
+//     mostly the position manager's NFTs: unknown, null with a warning,
+//     never locked). The main (deepest) pool decides LP_NOT_LOCKED and
+//     liquidity_locked.
+//   - V4 pools are ordered with the others by USD value (virtual reserves
+//     at the pool's price: exact for full range, an upper bound for
+//     concentrated liquidity); the simulation of the deepest pool with
+//     liquidity whose simulation ran decides, the V2/V3 one or a V4 one
+//     (path v4: the hook's cut apart from the token's tax, weighed with it
+//     in the tax flags); another pool's different answer is a note. See
+//     docs/uniswap-v4.md.
 //   - A pool's age is the time of the first Transfer of the token into it,
 //     from the holder rebuild's logs (where the node reports block times).
 //   - Without an explorer, the creator is the first mint's recipient,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/contracts"
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/devnet"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
@@ -163,5 +164,48 @@ func init() {
 		}},
 	} {
 		zooVerdicts[kind] = v
+	}
+}
+
+// withoutV4 is ch without its Uniswap V4 deployments.
+func withoutV4(ch chains.Chain) chains.Chain {
+	var dexes []chains.DEX
+	for _, d := range ch.DEXes {
+		if d.Kind != "v4" {
+			dexes = append(dexes, d)
+		}
+	}
+	ch.DEXes = dexes
+	return ch
+}
+
+// TestV4RoundTripBudget counts the upstream HTTP requests of a scan (the
+// holder rebuild's log pages apart): the V4 log search rides detection and
+// the V4 state and simulation ride round trip 2, so a scan stays within
+// three requests with V4 pools, without them, and without a V4 deployment.
+func TestV4RoundTripBudget(t *testing.T) {
+	requireV4(t)
+	dn := startAdapterNet(t)
+	p := newRPCProxy(t, dn.RPCURL(), 0, 0)
+	ch := dn.Chain()
+	ch.RPC = []string{p.URL()}
+	for _, tt := range []struct {
+		kind  string
+		chain chains.Chain
+	}{
+		{"v4_clean", ch}, {"v4_hook_sell_blocked", ch}, {"v2_and_v4", ch}, {"clean", ch}, {"clean", withoutV4(ch)},
+	} {
+		tok := v4Token(t, tt.kind)
+		ad := NewAdapter(devnetRegistry(t, tt.chain), Options{})
+		req0, pages0 := p.requests.Load(), p.logPages.Load()
+		r, err := assess(t, ad, tok.Address)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs := p.requests.Load() - req0 - (p.logPages.Load() - pages0)
+		t.Logf("%s (V4 deployment: %v): %d requests, %d log pages, level %s", tt.kind, len(tt.chain.DEXes) > 1, reqs, p.logPages.Load()-pages0, r.RiskLevel)
+		if reqs > 3 {
+			t.Errorf("%s: %d upstream requests (log pages apart), want at most 3", tt.kind, reqs)
+		}
 	}
 }
