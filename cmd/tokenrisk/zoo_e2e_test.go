@@ -354,7 +354,9 @@ func TestZooVerdicts(t *testing.T) {
 			// The field zoo's honeypots trade for a fresh wallet's direct
 			// sell only (TestZooFieldVerdicts).
 			"honeypot_transferfrom": true, "honeypot_transferfrom_list": true, "honeypot_holders_armed": true,
-			"honeypot_holders_listed": true, "honeypot_time_bomb": true, "honeypot_block_fuse": true}
+			"honeypot_holders_listed": true, "honeypot_time_bomb": true, "honeypot_block_fuse": true,
+			// Its pool's hook reverts sells (TestV4ZooVerdicts).
+			"v4_hook_sell_blocked": true}
 		for _, tok := range m.Tokens {
 			if untradable[tok.Kind] {
 				continue
