@@ -77,7 +77,7 @@ func TestCreatorRecord(t *testing.T) {
 		t.Fatalf("second launch flags %+v, want CREATOR_SCAM_HISTORY naming scn_first", v.Flags)
 	}
 	if len(v.CreatorTokens) != 1 || v.CreatorTokens[0].Address != first.Address || v.CreatorTokens[0].Harm == nil || *v.CreatorTokens[0].Harm != reputation.HarmHoneypot ||
-		len(v.CreatorTokens[0].Flags) != 1 || v.CreatorTokens[0].Flags[0] != risk.HoneypotCannotSell || !v.CreatorTokens[0].ScannedAt.Equal(at) {
+		len(v.CreatorTokens[0].Flags) != 1 || v.CreatorTokens[0].Flags[0] != risk.HoneypotCannotSell || v.CreatorTokens[0].ScannedAt == nil || !v.CreatorTokens[0].ScannedAt.Equal(at) {
 		t.Fatalf("creator tokens %+v, want the first launch, its harm, the flag that made it and its time", v.CreatorTokens)
 	}
 

@@ -23,8 +23,13 @@ type Facts struct {
 	Name    string
 	Symbol  string
 	// Creator is the creator the deployer analysis established ("" when
-	// unknown).
-	Creator string
+	// unknown); PoolCreator the creator of the token's main pool where
+	// the pool's state records one (see store.RelatedQuery for how it
+	// links tokens).
+	Creator, PoolCreator string
+	// Launches are the creator's other deployments the explorer lists
+	// (nil without an explorer): they join creator_tokens.
+	Launches []string
 }
 
 // Verdict is what the checks found: flags, the evidence behind them,
@@ -80,16 +85,16 @@ func (c *Checker) Judge(ctx context.Context, f Facts) Verdict {
 		v.Impersonates = &imp
 		v.Flags = append(v.Flags, imp.Flag(f.Name, f.Symbol))
 	}
-	if c.record == nil || f.Creator == "" {
+	if c.record == nil || (f.Creator == "" && f.PoolCreator == "") {
 		return v
 	}
-	rel, err := c.record.RelatedTokens(ctx, f.Chain, f.Address, f.Creator, "", RelatedLimit)
+	rel, err := c.record.RelatedTokens(ctx, store.RelatedQuery{Chain: f.Chain, Address: f.Address, Creator: f.Creator, PoolCreator: f.PoolCreator, Limit: RelatedLimit})
 	if err != nil {
 		v.Unchecked = append(v.Unchecked, risk.CheckCreatorHistory)
 		v.Warnings = append(v.Warnings, fmt.Sprintf("creator_history: the record of the creator's tokens could not be read: %v", err))
 		return v
 	}
-	creatorVerdict(&v, rel.ByCreator)
+	creatorVerdict(&v, f.Chain, rel.ByCreator, f.Launches)
 	return v
 }
 
@@ -100,6 +105,8 @@ type Outcome struct {
 	Level     string
 	Flags     []risk.Flag
 	ScannedAt time.Time
+	// Pools counts the pools the scan found (a rugged pool needs one).
+	Pools int
 }
 
 // Record keeps o's verdict for the scans of the creator's later tokens.
@@ -108,7 +115,7 @@ func (c *Checker) Record(ctx context.Context, o Outcome) error {
 		return nil
 	}
 	return c.record.RecordToken(ctx, store.Token{
-		Chain: o.Chain, Address: o.Address, Creator: o.Creator, ScanID: o.ScanID, Level: o.Level,
-		Harm: HarmOf(o.Flags), Flags: LevelFlags(o.Flags), ScannedAt: o.ScannedAt,
+		Chain: o.Chain, Address: o.Address, Creator: o.Creator, PoolCreator: o.PoolCreator, ScanID: o.ScanID, Level: o.Level,
+		Harm: HarmOfScan(o.Flags, o.Pools), Flags: LevelFlags(o.Flags), ScannedAt: o.ScannedAt,
 	})
 }

@@ -317,7 +317,7 @@ var definitions = []Definition{
 
 	// The creator's record: a wallet that trapped buyers before is
 	// evidence enough to stay away (the earlier scan is named as proof).
-	{CreatorScamHistory, Critical, Deployer, 0.85, "This service scanned another token of the same creator and proved harm (a honeypot, a seizure or a hidden mint): named in deployer_analysis.creator_tokens with the scan as proof.", ""},
+	{CreatorScamHistory, Critical, Deployer, 0.85, "This service scanned another token of the same creator and proved harm (a honeypot, a seizure or a hidden mint; raised high instead when the worst was a rugged pool): named in deployer_analysis.creator_tokens with the scan as proof.", ""},
 
 	{TrustedToken, Info, Contract, 0.01, "A configured trusted token (major stablecoin or wrapped native): its level is capped at low.", ""},
 }

@@ -381,9 +381,10 @@ func (e *Engine) assess(ctx context.Context, a Adapter, addr chains.Address, pla
 // kept, the deployer analysis gains creator_tokens and creator_record,
 // and creator_history is no longer not configured.
 func (e *Engine) judge(ctx context.Context, addr chains.Address, as *Assessment) {
+	keys := creatorKeysOf(as.Deployer.Evidence)
 	v := e.reputation.Judge(ctx, reputation.Facts{
 		Chain: as.Chain, Address: addr.Canonical, Name: as.Token.Name, Symbol: as.Token.Symbol,
-		Creator: creatorOf(as.Deployer.Evidence),
+		Creator: keys.Creator, PoolCreator: keys.PoolCreator, Launches: launchesOf(as.Deployer.Evidence),
 	})
 	as.Contract.Flags = append(as.Contract.Flags, v.Flags...)
 	as.NotConfigured = append(as.NotConfigured, v.NotConfigured...)
@@ -398,36 +399,31 @@ func (e *Engine) judge(ctx context.Context, addr chains.Address, as *Assessment)
 	if v.CreatorRecord != "" {
 		record = &v.CreatorRecord
 	}
-	as.Deployer.Evidence = extend(as.Deployer.Evidence, evidenceField{"creator_tokens", v.CreatorTokens}, evidenceField{"creator_record", record})
+	as.Deployer.Evidence = extend(as.Deployer.Evidence, evidenceField{"creator_keys", keys},
+		evidenceField{"creator_tokens", v.CreatorTokens}, evidenceField{"creator_record", record})
 }
 
-// CreatorEvidence is deployer evidence that names the token's creator
-// (the analyses' deployer evidence implements it).
-type CreatorEvidence interface {
-	CreatorAddress() string
-}
-
-func creatorOf(ev any) string {
-	if c, ok := ev.(CreatorEvidence); ok {
-		return c.CreatorAddress()
-	}
-	return ""
-}
-
-// record keeps the verdict of an uncached scan r on the record. A
-// record that cannot be written costs later scans their evidence, not
-// this one its answer.
+// record keeps the verdict of an uncached scan r on the record, under
+// the creator keys its scan read the record by. A record that cannot be
+// written costs later scans their evidence, not this one its answer.
 func (e *Engine) record(ctx context.Context, r *Report) {
 	if !e.reputation.Keeps() {
 		return
 	}
-	var creator string
+	var keys CreatorKeys
 	if m, ok := r.DeployerAnalysis.Evidence.(map[string]json.RawMessage); ok {
-		_ = json.Unmarshal(m["creator"], &creator)
+		_ = json.Unmarshal(m["creator_keys"], &keys)
+	}
+	var pools int
+	if m, ok := r.LiquidityAnalysis.Evidence.(map[string]json.RawMessage); ok {
+		var ps []json.RawMessage
+		if json.Unmarshal(m["pools"], &ps) == nil {
+			pools = len(ps)
+		}
 	}
 	_ = e.reputation.Record(context.WithoutCancel(ctx), reputation.Outcome{
-		Facts:  reputation.Facts{Chain: r.Chain, Address: r.Address, Name: r.TokenName, Symbol: r.TokenSymbol, Creator: creator},
-		ScanID: r.ScanID, Level: string(r.RiskLevel), Flags: r.RiskFlags, ScannedAt: r.ScannedAt,
+		Facts:  reputation.Facts{Chain: r.Chain, Address: r.Address, Name: r.TokenName, Symbol: r.TokenSymbol, Creator: keys.Creator, PoolCreator: keys.PoolCreator},
+		ScanID: r.ScanID, Level: string(r.RiskLevel), Flags: r.RiskFlags, ScannedAt: r.ScannedAt, Pools: pools,
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/chains"
 	"github.com/tokenrisk/tokenrisk/internal/risk"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
+	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
 )
 
@@ -157,7 +158,7 @@ func TestScanReadsTheCreatorsRecord(t *testing.T) {
 	if err != nil || !again.Cached {
 		t.Fatalf("cached: %v %v", again, err)
 	}
-	rel, err := st.RelatedTokens(ctx, "ethereum", addr(2), creator, "", 10)
+	rel, err := st.RelatedTokens(ctx, store.RelatedQuery{Chain: "ethereum", Address: addr(2), Creator: creator, Limit: 10})
 	if err != nil || len(rel.ByCreator) != 1 || rel.ByCreator[0].ScanID != first.ScanID {
 		t.Fatalf("record after a cached scan: %+v (%v), want the first scan's row", rel, err)
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -14,23 +15,45 @@ type Token struct {
 	Address string
 	// Creator is the creator's address ("" when unknown).
 	Creator string
+	// PoolCreator is the creator of the token's main pool where its state
+	// records one ("" when unknown): a second key, matched one way only
+	// (see RelatedQuery).
+	PoolCreator string
 	// Code is the code fingerprint ("" when unknown).
 	Code   string
 	ScanID string
 	Level  string
 	// Harm is the proven harm the scan found ("honeypot", "seizure",
-	// "hidden_mint"), or "".
+	// "hidden_mint", "rugged"), or "".
 	Harm string
 	// Flags are the codes of the flags that made the level (high and
 	// critical), in report order.
 	Flags     []string
 	ScannedAt time.Time
+	// Via, on a row read by creator, is the address the two tokens share;
+	// ViaPool is true when it is a pool's creator on one side.
+	Via     string
+	ViaPool bool
+}
+
+// RelatedQuery asks for what the record holds about one token.
+type RelatedQuery struct {
+	Chain, Address string
+	// Creator and PoolCreator are the token's keys ("" when unknown). The
+	// creator's other tokens are those with the same creator, those
+	// whose pool it created, and those whose creator created this
+	// token's pool; never two tokens whose pools share only a creator.
+	Creator, PoolCreator string
+	// Code is the token's code fingerprint ("" when unknown).
+	Code string
+	// Limit bounds each list.
+	Limit int
 }
 
 // Related is what the record holds about a token's creator and code.
 type Related struct {
 	// ByCreator are the creator's other tokens on the chain, the worst
-	// first (a proven harm, then the newest).
+	// first (a proven harm, then the newest), each once.
 	ByCreator []Token
 	// ByCode are other tokens with the same code fingerprint, on any
 	// chain, the worst first.
@@ -42,9 +65,53 @@ type Related struct {
 type Reputation interface {
 	// RecordToken replaces the row of t's chain and address.
 	RecordToken(ctx context.Context, t Token) error
-	// RelatedTokens reads, in one query, up to limit of the creator's
-	// other tokens on chain and up to limit of the code's twins ("" for
-	// an unknown creator or code reads nothing of it), never the token at
-	// address itself.
-	RelatedTokens(ctx context.Context, chain, address, creator, code string, limit int) (Related, error)
+	// RelatedTokens reads, in one query, up to q.Limit of the creator's
+	// other tokens on q.Chain and up to q.Limit of the code's twins (an
+	// unknown key reads nothing of it), never the token at q.Address
+	// itself.
+	RelatedTokens(ctx context.Context, q RelatedQuery) (Related, error)
+}
+
+// HarmRank orders proven harms, the worst first: the critical ones
+// (honeypot, seizure, hidden mint) before a rugged pool, and any harm
+// before none.
+func HarmRank(harm string) int {
+	switch harm {
+	case "":
+		return 0
+	case "rugged":
+		return 1
+	}
+	return 2
+}
+
+// MergeRelated merges the rows a query's branches read into one list of
+// at most limit: each token once (its first branch's Via), the worst
+// harm first, then the newest.
+func MergeRelated(rows []Token, limit int) []Token {
+	seen := map[[2]string]bool{}
+	out := rows[:0:0]
+	for _, t := range rows {
+		k := [2]string{t.Chain, t.Address}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, t)
+	}
+	sortTokens(out)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// sortTokens orders rows the worst harm first, then the newest.
+func sortTokens(ts []Token) {
+	slices.SortStableFunc(ts, func(a, b Token) int {
+		if ra, rb := HarmRank(a.Harm), HarmRank(b.Harm); ra != rb {
+			return rb - ra
+		}
+		return b.ScannedAt.Compare(a.ScannedAt)
+	})
 }

@@ -40,27 +40,31 @@ func record(rep *client.Report) *recordView {
 		v.Impersonates = &recordLine{Text: fmt.Sprintf("Pretends to be %s (real: ", real), Href: "/token/" + imp.Address, Link: imp.Address}
 	}
 	var mates []struct {
-		Chain, Address, Level string
-		Harm                  *string
+		Chain, Address string
+		Level, Harm    *string
 	}
 	raw, ok := rep.DeployerAnalysis.Evidence["creator_tokens"]
 	if ok && json.Unmarshal(raw, &mates) == nil && mates != nil {
-		critical := 0
+		critical, scanned := 0, 0
 		for _, m := range mates {
-			if m.Level == "critical" {
-				critical++
+			text := fmt.Sprintf("%s, deployed (listed by the explorer), not scanned here", m.Chain)
+			if m.Level != nil {
+				scanned++
+				if *m.Level == "critical" {
+					critical++
+				}
+				text = fmt.Sprintf("%s, %s risk", m.Chain, *m.Level)
 			}
-			text := fmt.Sprintf("%s, %s risk", m.Chain, m.Level)
 			if m.Harm != nil {
 				text += ", found " + *m.Harm
 			}
 			v.Tokens = append(v.Tokens, recordLine{Text: text, Href: "/token/" + m.Address, Link: m.Address})
 		}
 		switch {
-		case len(mates) == 0:
+		case scanned == 0:
 			v.Creator = "The creator's other tokens: no earlier scans (nothing known, which is not a clean record)."
 		default:
-			v.Creator = fmt.Sprintf("Creator launched %d other token(s) scanned here: %d critical.", len(mates), critical)
+			v.Creator = fmt.Sprintf("Creator launched %d other token(s) scanned here: %d critical.", scanned, critical)
 		}
 	}
 	if v.Impersonates == nil && v.Creator == "" {

@@ -14,7 +14,7 @@ var _ store.Reputation = (*Store)(nil)
 // RecordToken implements store.Reputation.
 func (s *Store) RecordToken(ctx context.Context, t store.Token) error {
 	_, err := s.recordToken.ExecContext(ctx,
-		t.Chain, t.Address, t.Creator, t.Code, t.ScanID, t.Level, t.Harm, strings.Join(t.Flags, ","), t.ScannedAt.UnixMicro())
+		t.Chain, t.Address, t.Creator, t.Code, t.ScanID, t.Level, t.Harm, strings.Join(t.Flags, ","), t.ScannedAt.UnixMicro(), t.PoolCreator)
 	if err != nil {
 		return fmt.Errorf("sqlite: record token: %w", err)
 	}
@@ -22,54 +22,70 @@ func (s *Store) RecordToken(ctx context.Context, t store.Token) error {
 }
 
 // recordTokenQuery replaces a token's row unless it holds a newer scan.
-const recordTokenQuery = `INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+const recordTokenQuery = `INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at, pool_creator)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (chain, address) DO UPDATE SET creator = excluded.creator, code = excluded.code, scan_id = excluded.scan_id,
-    level = excluded.level, harm = excluded.harm, flags = excluded.flags, scanned_at = excluded.scanned_at
+    level = excluded.level, harm = excluded.harm, flags = excluded.flags, scanned_at = excluded.scanned_at,
+    pool_creator = excluded.pool_creator
 WHERE excluded.scanned_at >= tokens.scanned_at`
 
-// relatedQuery reads a creator's tokens and a code's twins in one
-// statement, each branch walking its index backwards (proven harms,
-// then the newest) and stopping at the limit.
-const relatedQuery = `SELECT * FROM (SELECT 'creator', chain, address, creator, code, scan_id, level, harm, flags, scanned_at
+// relatedQuery reads, in one statement, a creator's tokens by three keys
+// (the same creator; tokens whose pool the creator made; tokens whose
+// creator made this token's pool) and a code's twins, each branch
+// walking its index backwards (proven harms, then the newest) and
+// stopping at the limit. ?1 chain, ?2 address, ?3 creator, ?4 code,
+// ?5 limit, ?6 pool creator.
+const relatedQuery = `SELECT * FROM (SELECT 'creator', ?3, 0, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at
   FROM tokens WHERE chain = ?1 AND creator = ?3 AND ?3 <> '' AND creator <> '' AND address <> ?2
   ORDER BY harm DESC, scanned_at DESC LIMIT ?5)
 UNION ALL
-SELECT * FROM (SELECT 'code', chain, address, creator, code, scan_id, level, harm, flags, scanned_at
+SELECT * FROM (SELECT 'creator', ?3, 1, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at
+  FROM tokens WHERE chain = ?1 AND pool_creator = ?3 AND ?3 <> '' AND pool_creator <> '' AND address <> ?2
+  ORDER BY harm DESC, scanned_at DESC LIMIT ?5)
+UNION ALL
+SELECT * FROM (SELECT 'creator', ?6, 1, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at
+  FROM tokens WHERE chain = ?1 AND creator = ?6 AND ?6 <> '' AND creator <> '' AND address <> ?2
+  ORDER BY harm DESC, scanned_at DESC LIMIT ?5)
+UNION ALL
+SELECT * FROM (SELECT 'code', '', 0, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at
   FROM tokens WHERE code = ?4 AND ?4 <> '' AND code <> '' AND NOT (chain = ?1 AND address = ?2)
   ORDER BY harm DESC, scanned_at DESC LIMIT ?5)`
 
 // RelatedTokens implements store.Reputation.
-func (s *Store) RelatedTokens(ctx context.Context, chain, address, creator, code string, limit int) (store.Related, error) {
+func (s *Store) RelatedTokens(ctx context.Context, q store.RelatedQuery) (store.Related, error) {
 	var out store.Related
-	if creator == "" && code == "" {
+	if q.Creator == "" && q.PoolCreator == "" && q.Code == "" {
 		return out, nil
 	}
-	rows, err := s.related.QueryContext(ctx, chain, address, creator, code, limit)
+	rows, err := s.related.QueryContext(ctx, q.Chain, q.Address, q.Creator, q.Code, q.Limit, q.PoolCreator)
 	if err != nil {
 		return out, fmt.Errorf("sqlite: related tokens: %w", err)
 	}
 	defer rows.Close()
+	var byCreator []store.Token
 	for rows.Next() {
 		var (
 			by, flags string
 			at        int64
 			t         store.Token
 		)
-		if err := rows.Scan(&by, &t.Chain, &t.Address, &t.Creator, &t.Code, &t.ScanID, &t.Level, &t.Harm, &flags, &at); err != nil {
+		if err := rows.Scan(&by, &t.Via, &t.ViaPool, &t.Chain, &t.Address, &t.Creator, &t.PoolCreator, &t.Code, &t.ScanID, &t.Level, &t.Harm, &flags, &at); err != nil {
 			return out, fmt.Errorf("sqlite: related tokens: %w", err)
 		}
 		t.Flags = splitFlags(flags)
 		t.ScannedAt = time.UnixMicro(at).UTC()
 		if by == "creator" {
-			out.ByCreator = append(out.ByCreator, t)
+			byCreator = append(byCreator, t)
 		} else {
+			t.Via = ""
 			out.ByCode = append(out.ByCode, t)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return out, fmt.Errorf("sqlite: related tokens: %w", err)
 	}
+	out.ByCreator = store.MergeRelated(byCreator, q.Limit)
+	out.ByCode = store.MergeRelated(out.ByCode, q.Limit)
 	return out, nil
 }
 

@@ -44,7 +44,7 @@ func testReputation(t *testing.T, s store.Store) {
 	rec(store.Token{Chain: "ethereum", Address: "0xA3", Creator: "0xD", Code: "f1", ScanID: "scn_3", Level: "medium", ScannedAt: at(3)})
 	rec(store.Token{Chain: "bsc", Address: "0xA4", Creator: "0xC", Code: "f1", ScanID: "scn_4", Level: "low", ScannedAt: at(4)})
 
-	got, err := r.RelatedTokens(ctx, "ethereum", "0xA9", "0xC", "f1", 10)
+	got, err := r.RelatedTokens(ctx, store.RelatedQuery{Chain: "ethereum", Address: "0xA9", Creator: "0xC", Code: "f1", Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func testReputation(t *testing.T, s store.Store) {
 	}
 
 	// The token itself is never its own mate or twin; limit holds.
-	got, err = r.RelatedTokens(ctx, "ethereum", "0xA1", "0xC", "f1", 1)
+	got, err = r.RelatedTokens(ctx, store.RelatedQuery{Chain: "ethereum", Address: "0xA1", Creator: "0xC", Code: "f1", Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func testReputation(t *testing.T, s store.Store) {
 	// does not undo it.
 	rec(store.Token{Chain: "ethereum", Address: "0xA2", Creator: "0xC", Code: "f2", ScanID: "scn_5", Level: "critical", Harm: "seizure", ScannedAt: at(5)})
 	rec(store.Token{Chain: "ethereum", Address: "0xA2", Creator: "0xC", Code: "f2", ScanID: "scn_0", Level: "low", ScannedAt: at(0)})
-	got, err = r.RelatedTokens(ctx, "ethereum", "0xA1", "0xC", "", 10)
+	got, err = r.RelatedTokens(ctx, store.RelatedQuery{Chain: "ethereum", Address: "0xA1", Creator: "0xC", Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +84,68 @@ func testReputation(t *testing.T, s store.Store) {
 	}
 
 	// Unknown creator and code read nothing.
-	got, err = r.RelatedTokens(ctx, "ethereum", "0xA9", "", "", 10)
+	got, err = r.RelatedTokens(ctx, store.RelatedQuery{Chain: "ethereum", Address: "0xA9", Limit: 10})
 	if err != nil || len(got.ByCreator)+len(got.ByCode) != 0 {
 		t.Errorf("unknown creator and code: %+v, %v", got, err)
+	}
+}
+
+// testReputationPoolCreator: a pool's creator links two tokens one way
+// only: the token whose pool a creator made is among that creator's
+// tokens (and the reverse), a rugged pool ranks after a honeypot, and
+// two tokens whose pools share a creator are not linked.
+func testReputationPoolCreator(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	r := reputationStore(t, s)
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	for _, tok := range []store.Token{
+		// S1, made by C, is rugged; its pool was made by M (a launchpad).
+		{Chain: "solana", Address: "S1", Creator: "C", PoolCreator: "M", ScanID: "scn_1", Level: "high", Harm: "rugged", Flags: []string{"NO_LIQUIDITY"}, ScannedAt: at(3)},
+		// S2, made by D, has its pool made by C.
+		{Chain: "solana", Address: "S2", Creator: "D", PoolCreator: "C", ScanID: "scn_2", Level: "critical", Harm: "honeypot", ScannedAt: at(1)},
+		// S3 shares only the launchpad M as its pool's creator with S1.
+		{Chain: "solana", Address: "S3", Creator: "E", PoolCreator: "M", ScanID: "scn_3", Level: "low", ScannedAt: at(2)},
+		// S4's creator is the pool creator of nothing; made by C too.
+		{Chain: "solana", Address: "S4", Creator: "C", ScanID: "scn_4", Level: "low", ScannedAt: at(4)},
+	} {
+		if err := r.RecordToken(ctx, tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A new token made by C: its creator's own tokens and the token whose
+	// pool C made, the honeypot first, the rugged pool next.
+	got, err := r.RelatedTokens(ctx, store.RelatedQuery{Chain: "solana", Address: "S9", Creator: "C", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := addresses(got.ByCreator); !slices.Equal(a, []string{"S2", "S1", "S4"}) {
+		t.Errorf("by creator C: %v, want [S2 S1 S4] (honeypot, rugged, then none)", a)
+	}
+	if len(got.ByCreator) == 3 && (got.ByCreator[0].Via != "C" || !got.ByCreator[0].ViaPool || got.ByCreator[1].ViaPool) {
+		t.Errorf("via: %+v", got.ByCreator)
+	}
+	// A token whose pool M made: S3 and S1 share nothing else with it.
+	got, err = r.RelatedTokens(ctx, store.RelatedQuery{Chain: "solana", Address: "S8", Creator: "F", PoolCreator: "M", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := addresses(got.ByCreator); len(a) != 0 {
+		t.Errorf("pools sharing a creator linked %v", a)
+	}
+	// A token whose pool D made: D's token S2 is its creator-mate.
+	got, err = r.RelatedTokens(ctx, store.RelatedQuery{Chain: "solana", Address: "S7", Creator: "G", PoolCreator: "D", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := addresses(got.ByCreator); !slices.Equal(a, []string{"S2"}) {
+		t.Errorf("by pool creator D: %v, want [S2]", a)
+	}
+	// The same token through two keys is listed once; limit holds.
+	got, err = r.RelatedTokens(ctx, store.RelatedQuery{Chain: "solana", Address: "S9", Creator: "C", PoolCreator: "C", Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := addresses(got.ByCreator); !slices.Equal(a, []string{"S2", "S1"}) {
+		t.Errorf("creator and pool creator C, limit 2: %v, want [S2 S1]", a)
 	}
 }

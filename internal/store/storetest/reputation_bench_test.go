@@ -24,10 +24,10 @@ const reputationRows = 1_000_000
 // PostgreSQL's format write the same text).
 const (
 	sqliteSeed = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
-INSERT INTO tokens SELECT 'ethereum', printf('0x%%040x', i), printf('0xc%%039x', i / 5), printf('f%%d', i / 100),
+INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at) SELECT 'ethereum', printf('0x%%040x', i), printf('0xc%%039x', i / 5), printf('f%%d', i / 100),
   printf('scn_%%d', i), CASE WHEN i %% 7 = 0 THEN 'critical' ELSE 'low' END, CASE WHEN i %% 7 = 0 THEN 'honeypot' ELSE '' END,
   CASE WHEN i %% 7 = 0 THEN 'HONEYPOT_CANNOT_SELL' ELSE '' END, 1764300000000000 + i FROM n`
-	postgresSeed = `INSERT INTO tokens SELECT 'ethereum', '0x' || lpad(to_hex(i), 40, '0'), '0xc' || lpad(to_hex(i / 5), 39, '0'), 'f' || (i / 100),
+	postgresSeed = `INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at) SELECT 'ethereum', '0x' || lpad(to_hex(i), 40, '0'), '0xc' || lpad(to_hex(i / 5), 39, '0'), 'f' || (i / 100),
   'scn_' || i, CASE WHEN i %% 7 = 0 THEN 'critical' ELSE 'low' END, CASE WHEN i %% 7 = 0 THEN 'honeypot' ELSE '' END,
   CASE WHEN i %% 7 = 0 THEN 'HONEYPOT_CANNOT_SELL' ELSE '' END, to_timestamp(1764300000 + i) FROM generate_series(0, %d) AS i`
 )
@@ -92,7 +92,7 @@ func BenchmarkRelatedTokens(b *testing.B) {
 				// tokens, whose code has a hundred twins.
 				k := (i * 7919) % reputationRows
 				i++
-				rel, err := r.RelatedTokens(ctx, "ethereum", "0xnew", fmt.Sprintf("0xc%039x", k/5), fmt.Sprintf("f%d", k/100), 20)
+				rel, err := r.RelatedTokens(ctx, store.RelatedQuery{Chain: "ethereum", Address: "0xnew", Creator: fmt.Sprintf("0xc%039x", k/5), Code: fmt.Sprintf("f%d", k/100), Limit: 20})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -51,6 +51,7 @@ func Run(t *testing.T, open Open) {
 		{"WatchedTokens", testWatchedTokens},
 		{"WatchLease", testWatchLease},
 		{"Reputation", testReputation},
+		{"ReputationPoolCreator", testReputationPoolCreator},
 	}
 	for _, wt := range webhookTests {
 		tests = append(tests, struct {
