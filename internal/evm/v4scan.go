@@ -27,9 +27,17 @@ import (
 // After round trip 2 the V4 pools join the pool list, valued like the
 // others; the simulation of the deepest pool that has one decides.
 
-// maxV4Simulations bounds the V4 simulations of one scan (each is one
-// eth_call running the pool's hook twice).
-const maxV4Simulations = 4
+// Bounds on one scan's V4 pools: a token such as a stablecoin is a
+// currency of thousands. The state of at most maxV4StatePools is read
+// (pools against the native coin or a quote token first), at most
+// maxV4Simulations are simulated (each is one eth_call running the hook
+// twice) and the maxV4Listed deepest are listed; a warning says when some
+// were left out.
+const (
+	maxV4StatePools  = 64
+	maxV4Simulations = 4
+	maxV4Listed      = 8
+)
 
 // v4Search is round trip 1's V4 part on one chain.
 type v4Search struct {
@@ -91,6 +99,8 @@ func (vs *v4Search) read() {
 // the hook analysis reads (each pool's Key.Hooks; what the simulator saw
 // through it).
 type v4Facts struct {
+	// Pools are the V4 pools listed in the report (at most maxV4Listed,
+	// the deepest), with their keys and state.
 	Pools []v4.Pool
 	// Sims are the V4 simulations by pool id (nil where the call failed).
 	Sims map[common.Hash]*v4.Simulation
@@ -119,6 +129,16 @@ func (r *scanRun) v4Calls(plan *batchPlan) *v4Round {
 		return &v4Round{search: vs}
 	}
 	vr := &v4Round{search: vs}
+	order := r.v4Order(vs)
+	if len(order) > maxV4StatePools {
+		r.warn("v4: %d Uniswap V4 pools found; the first %d against the native coin or a quote token are read", len(order), maxV4StatePools)
+		order = order[:maxV4StatePools]
+	}
+	pools, dexOf := make([]v4.Pool, len(order)), make([]chains.DEX, len(order))
+	for j, i := range order {
+		pools[j], dexOf[j] = vs.pools[i], vs.dexOf[i]
+	}
+	vs.pools, vs.dexOf = pools, dexOf
 	byManager := map[common.Address][]*v4.Pool{}
 	var managers []common.Address
 	for i := range vs.pools {
@@ -133,7 +153,7 @@ func (r *scanRun) v4Calls(plan *batchPlan) *v4Round {
 		vr.states = append(vr.states, sc)
 		plan.add(sc.Elems())
 	}
-	for _, i := range r.v4SimOrder(vs) {
+	for i := range min(len(vs.pools), maxV4Simulations) {
 		elems, decode, err := v4.SimulationCall(v4.SimulationRequest{Pool: vs.pools[i], Token: r.token})
 		if err != nil {
 			r.warn("v4 simulation: %s", node.SafeErr(err))
@@ -145,10 +165,10 @@ func (r *scanRun) v4Calls(plan *batchPlan) *v4Round {
 	return vr
 }
 
-// v4SimOrder picks the pools to simulate: those against the native coin
-// or a configured quote token first (they can be valued, so they can be
-// the main pool), at most maxV4Simulations.
-func (r *scanRun) v4SimOrder(vs *v4Search) []int {
+// v4Order orders the found pools: those against the native coin or a
+// configured quote token first (they can be valued, so they can be the
+// main pool), oldest first within each.
+func (r *scanRun) v4Order(vs *v4Search) []int {
 	quotes := map[common.Address]bool{{}: true}
 	for _, q := range r.s.chain.QuoteTokens {
 		quotes[common.HexToAddress(q.Address)] = true
@@ -161,12 +181,10 @@ func (r *scanRun) v4SimOrder(vs *v4Search) []int {
 			rest = append(rest, i)
 		}
 	}
-	order := append(first, rest...)
-	if len(order) > maxV4Simulations {
-		r.warn("v4: %d V4 pools found; %d simulated", len(order), maxV4Simulations)
-		order = order[:maxV4Simulations]
+	if n := len(first) + len(rest); n > maxV4Simulations {
+		r.warn("v4: %d Uniswap V4 pools found; %d simulated (against the native coin or a quote token first)", n, maxV4Simulations)
 	}
-	return order
+	return append(first, rest...)
 }
 
 // apply reads round trip 2's V4 answers (answered: the node answered the
@@ -203,16 +221,28 @@ func (r *scanRun) v4Apply(vr *v4Round, answered bool) *v4Facts {
 		}
 		f.Reports[p.ID] = rep
 	}
-	f.Pools = vs.pools
 	if len(vs.pools) == 0 {
 		return f
 	}
 	// One PoolManager holds every pool's tokens: a pool's first liquidity
 	// is the manager's first receipt only when the token has one pool
 	// there (assemble reads it by address).
+	listed := make([]pool.Pool, len(vs.pools))
+	byID := map[common.Hash]v4.Pool{}
 	for i, p := range vs.pools {
-		r.s.pools = append(r.s.pools, r.s.plan.V4Pool(r.s.lens, vs.dexOf[i], p))
+		listed[i] = r.s.plan.V4Pool(r.s.lens, vs.dexOf[i], p)
+		byID[p.ID] = p
 	}
+	pool.SortDeepest(listed)
+	if len(listed) > maxV4Listed {
+		r.warn("v4: %d Uniswap V4 pools read; the %d deepest are listed", len(listed), maxV4Listed)
+		listed = listed[:maxV4Listed]
+	}
+	f.Pools = nil
+	for _, p := range listed {
+		f.Pools = append(f.Pools, byID[common.HexToHash(p.Report.PoolID)])
+	}
+	r.s.pools = append(r.s.pools, listed...)
 	pool.SortDeepest(r.s.pools)
 	return f
 }
