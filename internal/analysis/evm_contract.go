@@ -117,11 +117,17 @@ type EVMCodeFacts struct {
 	Candidates []EVMCapability `json:"-"`
 	// Powers are mint and seize powers read from storage writes behind a
 	// caller check (EVMCapability.Code), whatever the function's name.
-	Powers                    []EVMCapability `json:"-"`
-	Selfdestruct              bool            `json:"selfdestruct"`
-	Delegatecall              bool            `json:"delegatecall"`
-	StorageTargetCall         bool            `json:"storage_target_call"`
-	StorageTargetDelegatecall bool            `json:"storage_target_delegatecall"`
+	Powers []EVMCapability `json:"-"`
+	// Inert are the capabilities whose every catalogue match the code
+	// shows cannot be that power (only the zero address passes its caller
+	// check, a reclaim that restores no owner, a cooldown setter no
+	// transfer reads), with why: an unproven verdict of theirs raises no
+	// flag.
+	Inert                     map[string]string `json:"-"`
+	Selfdestruct              bool              `json:"selfdestruct"`
+	Delegatecall              bool              `json:"delegatecall"`
+	StorageTargetCall         bool              `json:"storage_target_call"`
+	StorageTargetDelegatecall bool              `json:"storage_target_delegatecall"`
 }
 
 // EVMProbeCaller is one address the privilege probes ran from.
@@ -409,7 +415,7 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		if hiddenCap == EVMCapOwnershipReclaim {
 			reclaimFlag = risk.HiddenOwner
 		}
-	case reclaim != nil && reclaim.Proven == nil && renounced:
+	case reclaim != nil && reclaim.Proven == nil && renounced && inertWhy(f.Code, EVMCapOwnershipReclaim) == "":
 		detail := "Ownership is renounced, but the code has an ownership-reclaim function (" + reclaim.Evidence + ")."
 		ev.HiddenOwner = &EVMHiddenOwner{Found: true, Detail: detail}
 		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Ownership can be reclaimed", detail))
@@ -437,6 +443,10 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			continue // holders' own tokens already: one seizure flag
 		}
 		proven := c.Proven != nil && *c.Proven
+		if why := inertWhy(f.Code, n); !proven && why != "" {
+			ev.Powers[len(ev.Powers)-1].Evidence += "; not a power: " + why
+			continue
+		}
 		// An unproven power counts while someone may call it: a live or
 		// unknown owner (a renounced owner's powers are dead unless a
 		// probe proved another caller has them).
@@ -571,6 +581,15 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 	}
 	cl.NoMint = f.Code != nil && f.Probe != nil && f.Probe.Complete && !flagged[risk.OwnerCanMint] && !flagged[risk.OwnerCanChangeBalance]
 	return scan.Section{Status: status, Flags: flags, Evidence: ev}, cl, warnings
+}
+
+// inertWhy is why the code shows a capability's catalogue matches cannot
+// be that power ("" when they may be).
+func inertWhy(code *EVMCodeFacts, capability string) string {
+	if code == nil {
+		return ""
+	}
+	return code.Inert[capability]
 }
 
 // feeCeilingFlag grades a proven fee setter by the highest fee the

@@ -29,8 +29,10 @@ type Options struct {
 type Result struct {
 	Token  Token
 	Seeded *Seeded
-	// Flags are the report's risk flags.
-	Flags []risk.Flag
+	// Flags are the report's risk flags; Report the whole report (nil
+	// when none).
+	Flags  []risk.Flag
+	Report *scan.Report
 	// Err is why the scan answered no report (e.g. not a token).
 	Err error
 	// Panicked and TimedOut say the scan crashed or hung.
@@ -147,7 +149,7 @@ func scanOne(ctx context.Context, ad *evm.Adapter, cat *risk.Catalogue, s *Seede
 		r.Took = time.Since(start)
 		r.Err, r.Panicked = a.err, a.panicked
 		if a.rep != nil {
-			r.Flags = a.rep.RiskFlags
+			r.Flags, r.Report = a.rep.RiskFlags, a.rep
 		}
 	case <-grace.C:
 		r.Took = time.Since(start)

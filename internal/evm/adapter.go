@@ -166,6 +166,7 @@ type sighting struct {
 	lensEmpty  bool
 	slots      func() (proxy.ProxySlots, error)
 	stored     func() []common.Address
+	words      func() map[uint64][]byte
 	plan       *pool.LensPlan
 	lens       *lens.LensResult
 	lensErr    error
@@ -227,7 +228,7 @@ func (a *Adapter) detect(ctx context.Context, ch chains.Chain, token common.Addr
 	s.supplyErr, s.balanceErr = elems[2].Error, elems[3].Error
 	s.supplyOK = elems[2].Error == nil && len(s.supplyRaw) >= 32
 	s.balanceOK = elems[3].Error == nil && len(s.balRaw) >= 32
-	s.slots, s.stored = slots, stored
+	s.slots, s.stored, s.words = slots, stored, storageWords(storeElems)
 	if elems[4].Error != nil {
 		s.lensErr = elems[4].Error
 	} else {

@@ -101,6 +101,10 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 	}
 	trusted, _ := ch.IsTrusted(r.token.Hex())
 	c.trusted = trusted.Name != ""
+	code := codeFactsOf(codeReport)
+	if r.s.words != nil {
+		clearInert(code, codeReport, r.s.words())
+	}
 	cf := &analysis.EVMContractFacts{
 		Trusted:      trusted.Name,
 		Verified:     ex.verified,
@@ -108,7 +112,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		OwnerGetter:  lens != nil && lens.OwnerFunc,
 		RoleGoverned: roles,
 		ProxyRead:    !c.slotsFailed && (proxy == nil || implKnown),
-		Code:         codeFactsOf(codeReport),
+		Code:         code,
 		Probe:        probes,
 		Simulation:   sim,
 	}

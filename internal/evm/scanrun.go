@@ -3,6 +3,7 @@ package evm
 import (
 	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
 	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
+	"github.com/tokenrisk/tokenrisk/internal/evm/lens"
 	"github.com/tokenrisk/tokenrisk/internal/evm/node"
 	"github.com/tokenrisk/tokenrisk/internal/evm/pool"
 	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
@@ -212,6 +213,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	var rt3 batchPlan
 	var probeDecode func() (*analysis.EVMProbeFacts, error)
 	pr := r.probeRequest(codeReport, owner, stored, creator, holder.TopHolders(ho.scan))
+	pr.Grant = probeGrant(sim, lens)
 	if pe, dec, err := probe.ProbeCalls(pr); err != nil {
 		r.warn("contract: probes not built (%s)", node.SafeErr(err))
 	} else {
@@ -414,6 +416,19 @@ func (r *scanRun) probeRequest(code bytecode.CodeReport, owner *common.Address, 
 		}
 	}
 	return pr
+}
+
+// probeGrant is what the probes' victim is credited by state override
+// when the simulation could not buy (transfers off on the current state,
+// so no donor can fund it): a thousandth of the supply; nil otherwise.
+func probeGrant(sim *analysis.EVMSimulation, l *lens.LensResult) *big.Int {
+	if sim != nil && sim.CanBuy != nil && *sim.CanBuy {
+		return nil
+	}
+	if l == nil || l.TotalSupply == nil || l.TotalSupply.Sign() <= 0 {
+		return nil
+	}
+	return new(big.Int).Div(l.TotalSupply, big.NewInt(1000))
 }
 
 // holderGrace is the least time round trip 3 waits for a holder scan that

@@ -110,6 +110,10 @@ type path struct {
 	mem   map[uint64]*value
 	// guarded: a branch on msg.sender against stored state was passed.
 	guarded bool
+	// guard are the access checks passed: the fixed storage slots they
+	// compared msg.sender with, and whether any compared it with
+	// something else (a role mapping, an address in the code).
+	guard guardInfo
 	// mutates: the path wrote storage, called out or self-destructed.
 	mutates bool
 	// lossy: a loop was cut short, so a branch was not explored.
@@ -127,6 +131,7 @@ type outCall struct {
 
 func (p *path) fork() *path {
 	q := &path{pc: p.pc, guarded: p.guarded, mutates: p.mutates, lossy: p.lossy}
+	q.guard = guardInfo{slots: append([]uint256.Int(nil), p.guard.slots...), other: p.guard.other}
 	q.stack = append([]*value(nil), p.stack...)
 	q.mem = make(map[uint64]*value, len(p.mem))
 	for k, v := range p.mem {
@@ -191,11 +196,21 @@ type program struct {
 	coin bool
 }
 
+// guardInfo is what one path's access checks compared msg.sender with.
+type guardInfo struct {
+	slots []uint256.Int
+	other bool
+}
+
 // accessCheck reports whether a branch condition that depends on
 // msg.sender tests it against stored state (an owner, an admin mapping)
-// or an address in the code, rather than the caller's own balance.
-func (pr *program) accessCheck(cond *value) bool {
+// or an address in the code, rather than the caller's own balance, and
+// what it compared the caller with. A mapping entry of the caller's own
+// compared with an argument (a frozen or staked amount, a quota) is an
+// amount check, not an access check.
+func (pr *program) accessCheck(cond *value) (bool, guardInfo) {
 	var caller, plain, role bool
+	var g guardInfo
 	var walk func(v *value, depth int)
 	walk = func(v *value, depth int) {
 		if v == nil || depth == 0 {
@@ -218,10 +233,15 @@ func (pr *program) accessCheck(cond *value) bool {
 				return // the caller's own balance
 			}
 			if key.argMask == 0 {
-				if key.taint&taintCaller != 0 {
+				switch {
+				case key.taint&taintCaller != 0:
 					role = true // a mapping keyed by the caller alone
-				} else {
+				case key.isConst():
 					plain = true
+					g.slots = addSlot(g.slots, *key.c)
+				default:
+					plain = true
+					g.other = true
 				}
 			}
 			return
@@ -231,7 +251,13 @@ func (pr *program) accessCheck(cond *value) bool {
 		}
 	}
 	walk(cond, 12)
-	return role || (caller && (plain || cond.hasAddressConst(6)))
+	if role && cond.argMask != 0 {
+		role = false // the caller's own entry against an amount it chose
+	}
+	code := cond.hasAddressConst(6)
+	ok := role || (caller && (plain || code))
+	g.other = g.other || role || code
+	return ok, g
 }
 
 func newProgram(code []byte) *program {
@@ -384,8 +410,14 @@ func (pr *program) step(p *path, selWord *uint256.Int, obs observer) (*path, end
 		// A branch on msg.sender against stored state is an access check
 		// (an owner, an admin mapping), not an allowance (its key holds
 		// an argument).
-		if cond.taint&taintCaller != 0 && pr.accessCheck(cond) {
-			p.guarded = true
+		if cond.taint&taintCaller != 0 {
+			if ok, g := pr.accessCheck(cond); ok {
+				p.guarded = true
+				for _, sl := range g.slots {
+					p.guard.slots = addSlot(p.guard.slots, sl)
+				}
+				p.guard.other = p.guard.other || g.other
+			}
 		}
 		p.visits[p.pc]++
 		if p.visits[p.pc] > defaultLimits.loopTurns {

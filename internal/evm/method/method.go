@@ -76,8 +76,20 @@ type Method struct {
 	// happens only after an access check on msg.sender.
 	Credit, Debit               bool
 	GuardedCredit, GuardedDebit bool
-	// Guarded: some successful path passed an access check.
-	Guarded bool
+	// Guarded: some successful path passed an access check; Open: some
+	// successful path passed none. GuardSlots are the fixed storage slots
+	// the checks compared msg.sender with; GuardOther says some check
+	// compared it with something else (a role mapping, an address in the
+	// code), so the slots alone do not decide who passes.
+	Guarded, Open bool
+	GuardSlots    []uint256.Int
+	GuardOther    bool
+	// Writes are the fixed storage slots successful paths write; MapWrites
+	// says some successful path writes a mapping entry (a computed key);
+	// Calls that some successful path calls out.
+	Writes    []uint256.Int
+	MapWrites bool
+	Calls     bool
 	// Mutates: some successful path writes storage, calls another
 	// contract or self-destructs; a complete method that does not is a
 	// read-only function, whatever its name.
@@ -143,6 +155,25 @@ type Report struct {
 	PricedSales []PricedSale
 	// PricedIssues are the issues whose rate a guarded setter decides.
 	PricedIssues []PricedIssue
+	// TransferReads are the fixed storage slots transfer and transferFrom
+	// read on the paths explored; TransferRead says both were found and
+	// explored completely (else what they read is unknown).
+	TransferReads []uint256.Int
+	TransferRead  bool
+}
+
+// ReadByTransfers reports whether a transfer may read slot: true when
+// what transfers read is unknown.
+func (r Report) ReadByTransfers(slot uint256.Int) bool {
+	if !r.TransferRead {
+		return true
+	}
+	for _, s := range r.TransferReads {
+		if s.Eq(&slot) {
+			return true
+		}
+	}
+	return false
 }
 
 // Lookup returns the method of a selector.
@@ -174,6 +205,7 @@ func Analyse(code []byte, selectors [][4]byte) Report {
 	pr := newProgram(code)
 	r.BalanceSlots = readSlots(pr, selBalanceOf, true)
 	r.SupplySlots = readSlots(pr, selTotalSupply, false)
+	r.TransferReads, r.TransferRead = transferReads(pr)
 	pr.balance = map[uint256.Int]bool{}
 	for _, b := range r.BalanceSlots {
 		pr.balance[b] = true
@@ -281,6 +313,41 @@ func (s *slotReader) sload(key *value) {
 	if key.isConst() {
 		s.slots[*key.c] = true
 	}
+}
+
+var (
+	selTransfer     = [4]byte{0xa9, 0x05, 0x9c, 0xbb}
+	selTransferFrom = [4]byte{0x23, 0xb8, 0x72, 0xdd}
+)
+
+// transferReads collects the fixed slots transfer and transferFrom read;
+// complete is false when either was not explored within its limits or
+// has no successful path that writes storage (not found: the fallback
+// ran).
+func transferReads(pr *program) (slots []uint256.Int, complete bool) {
+	complete = true
+	seen := map[uint256.Int]bool{}
+	for _, sel := range [][4]byte{selTransfer, selTransferFrom} {
+		s := &transferReader{slotReader: slotReader{slots: seen}}
+		done, _ := pr.explore(sel, limits{steps: 40_000, paths: 400, loopTurns: 2, stack: 1024}, s)
+		complete = complete && done && s.wrote
+	}
+	for k := range seen {
+		slots = append(slots, k)
+	}
+	sort.Slice(slots, func(i, j int) bool { return slots[i].Lt(&slots[j]) })
+	return slots, complete
+}
+
+// transferReader is a slotReader that also notes a successful path
+// writing storage.
+type transferReader struct {
+	slotReader
+	wrote bool
+}
+
+func (t *transferReader) end(p *path, how ending) {
+	t.wrote = t.wrote || how == endStop && len(p.writes) > 0
 }
 
 func readSlots(pr *program, sel [4]byte, mapping bool) []uint256.Int {
@@ -401,13 +468,31 @@ func (o *methodObserver) end(p *path, how ending) {
 	o.m.Mutates = o.m.Mutates || p.mutates
 	if p.guarded {
 		o.m.Guarded = true
+		for _, sl := range p.guard.slots {
+			o.m.GuardSlots = addSlot(o.m.GuardSlots, sl)
+		}
+		o.m.GuardOther = o.m.GuardOther || p.guard.other
+	} else {
+		o.m.Open = true
 	}
+	for _, w := range p.writes {
+		if w.key.isConst() {
+			o.m.Writes = addSlot(o.m.Writes, *w.key.c)
+		} else {
+			o.m.MapWrites = true
+		}
+	}
+	o.m.Calls = o.m.Calls || len(p.calls) > 0
+	stash := o.ownStash(p)
 	credit, debit, debitOther := false, false, false
 	guardCredit, guardDebit := false, false
 	for _, w := range p.writes {
 		dir, other := o.balanceWrite(w)
 		switch dir {
 		case 1:
+			if stash && !other {
+				continue // the caller's own tokens moved back from a stash of its own
+			}
 			credit = true
 			guardCredit = guardCredit || w.guarded
 		case -1, 2:
@@ -441,6 +526,23 @@ func (o *methodObserver) end(p *path, how ending) {
 		o.m.Debit = true
 		o.m.GuardedDebit = o.m.GuardedDebit || guardDebit
 	}
+}
+
+// ownStash reports whether a path lowers an entry of a mapping keyed by
+// msg.sender alone that is no balance (a frozen, staked or locked amount
+// of the caller's own): a credit of the caller's own balance on it moves
+// the caller's tokens back, it creates none.
+func (o *methodObserver) ownStash(p *path) bool {
+	for _, w := range p.writes {
+		k, slot, ok := w.key.mappingKey()
+		if !ok || o.balance[*slot] || !k.onlyCaller() {
+			continue
+		}
+		if w.val.op == opSub && w.val.refersTo(w.key, 4) || w.val.isConst() && w.val.c.IsZero() {
+			return true
+		}
+	}
+	return false
 }
 
 // stockOut records a path that lowers the contract's own balance or calls

@@ -108,6 +108,10 @@ type ProbeRequest struct {
 	// the victim, yet holds fees or tokens credited some other way (nil:
 	// only the victim's gift).
 	Stock *big.Int
+	// Grant is how many tokens the victim is credited by state override
+	// of its balance slots (see grant.go): set when the token's transfers
+	// are off on the current state, so no donor can fund it (nil: none).
+	Grant *big.Int
 	// GasPerCall caps each candidate call; MaxSelectors bounds how many
 	// dispatcher selectors are probed.
 	GasPerCall   uint64
@@ -273,11 +277,13 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		Stock  []bool
 	}
 	stockOv := stockOverride(req)
+	grant := grantDiff(req)
 	for ci, c := range callers {
 		ov := node.StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}}
 		for k, v := range overrides {
 			ov[k] = v
 		}
+		ov = withGrant(ov, req.Token, grant)
 		// With a stock to credit, the stock calls (last) run in calls of
 		// their own, whose override also credits the token contract.
 		mine := callsFor(calls, c.role)
@@ -287,15 +293,18 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 			for split > 0 && mine[split-1].stock {
 				split--
 			}
-			stockCallOv := node.StateOverride{req.Token: *stockOv}
+			stockCallOv := node.StateOverride{}
 			for k, v := range ov {
 				stockCallOv[k] = v
 			}
+			stockCallOv[req.Token] = *stockOv
+			stockCallOv = withGrant(stockCallOv, req.Token, grant)
 			segments = []probeSegment{{calls: mine[:split], ov: ov}, {calls: mine[split:], ov: stockCallOv}}
 		}
 		for _, seg := range segments {
-			for start := 0; start < len(seg.calls); start += probesPerCall {
-				part := seg.calls[start:min(start+probesPerCall, len(seg.calls))]
+			per := callsPerChunk(grant)
+			for start := 0; start < len(seg.calls); start += per {
+				part := seg.calls[start:min(start+per, len(seg.calls))]
 				data := make([][]byte, len(part))
 				pl := plan{Watch: sc.watch, Groups: make([]*big.Int, len(part)), Stock: make([]bool, len(part))}
 				for i, p := range part {
