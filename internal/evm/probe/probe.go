@@ -605,6 +605,9 @@ type verdicts struct {
 	fees map[callerSelector]*feeReading
 	// ran: selectors some privileged caller called without a revert.
 	ran map[bytecode.Selector]bool
+	// releases: per (caller, selector), the reserve-release proof (see
+	// release.go).
+	releases map[callerSelector]*releaseTrack
 }
 
 type feeReading struct {
@@ -624,7 +627,8 @@ type labelledEffect struct {
 
 func newVerdicts(owner *common.Address, sc scene) *verdicts {
 	return &verdicts{owner: owner, sc: sc, seen: map[callerSelector][]labelledEffect{},
-		ownerTried: map[string]string{}, ownerOK: map[string]bool{}, fees: map[callerSelector]*feeReading{}, ran: map[bytecode.Selector]bool{}}
+		ownerTried: map[string]string{}, ownerOK: map[string]bool{}, fees: map[callerSelector]*feeReading{}, ran: map[bytecode.Selector]bool{},
+		releases: map[callerSelector]*releaseTrack{}}
 }
 
 // observe compares one outcome with the baseline.
@@ -638,6 +642,7 @@ func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o pro
 			v.ownerTried[p.capability] = p.label
 		}
 	}
+	v.trackRelease(callerSelector{c, p.sel}, p, base, o)
 	if !o.Ok {
 		return
 	}
@@ -936,6 +941,7 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 				Name: name, Proven: new(true), Caller: key.caller.addr.Hex(), Role: key.caller.role,
 				Evidence: e.label + ": " + e.what + " (as " + key.caller.role + ")",
 			}
+			v.withRelease(&c, key)
 			if f := v.fees[key]; name == bytecode.CapFeeChange && f != nil && f.ladder {
 				ceiling := math.Round(f.max*10) / 10
 				c.Ceiling = &ceiling
