@@ -104,10 +104,7 @@ var fieldMisses = map[string]string{
 // fieldFalsePositives are the benign look-alikes the scan still reads as
 // having the power, with why: the test fails when one of them reads right
 // (update the list), as when any other benign token reads wrong.
-var fieldFalsePositives = map[string]string{
-	"benign_cooldown_named": "setCooldown(uint256) callable by the owner counts as a cooldown power from the code alone",
-	"benign_self_lock":      "unlock() reads as an ownership reclaim from its selector though it moves only the caller's own tokens",
-}
+var fieldFalsePositives = map[string]string{}
 
 // TestZooFieldVerdicts scans the field zoo through POST /api/v1/scan/ and
 // prints the per-field table of detections: each token's capability must
