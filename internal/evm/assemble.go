@@ -130,6 +130,13 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 	}
 	contract, cl, cw := analysis.AnalyseEVMContract(cf)
 	as.Contract = contract
+	// The code's twins are those of the code that runs: a proxy whose
+	// implementation is unknown (or code that delegates where the proxy
+	// slots could not be read) has no fingerprint, else every proxy of
+	// one kind would be a twin of every other.
+	if implKnown && !(c.slotsFailed && codeReport.HasDelegatecall) {
+		as.CodePrint = codeReport.Print
+	}
 
 	// Liquidity.
 	ef := &analysis.EVMFacts{

@@ -133,7 +133,7 @@ func HarmOfScan(flags []risk.Flag, pools int) string {
 func LevelFlags(flags []risk.Flag) []string {
 	var out []string
 	for _, f := range flags {
-		if f.Code == risk.CreatorScamHistory {
+		if f.Code == risk.CreatorScamHistory || f.Code == risk.KnownScamCode {
 			continue
 		}
 		if f.Severity == risk.High || f.Severity == risk.Critical {

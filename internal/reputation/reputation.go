@@ -27,6 +27,10 @@ type Facts struct {
 	// the pool's state records one (see store.RelatedQuery for how it
 	// links tokens).
 	Creator, PoolCreator string
+	// Code and Dispatcher are the fingerprints of the code that runs
+	// (internal/codeprint; the implementation's for a proxy), "" when
+	// unknown: twins are the tokens sharing Code.
+	Code, Dispatcher string
 	// Launches are the creator's other deployments the explorer lists
 	// (nil without an explorer): they join creator_tokens.
 	Launches []string
@@ -43,6 +47,9 @@ type Verdict struct {
 	CreatorTokens []CreatorToken
 	// CreatorRecord sums CreatorTokens up in words ("" when not read).
 	CreatorRecord string
+	// CodeTwins is what the record says of the code's twins (nil without
+	// a code fingerprint; its record fields null when not read).
+	CodeTwins *CodeTwins
 	// NotConfigured names the checks the operator turned off
 	// (risk.CheckImpersonation when the chain lists no major tokens);
 	// Unchecked those that could not run (risk.CheckCreatorHistory when
@@ -76,25 +83,31 @@ func New(reg *chains.Registry, record store.Reputation) *Checker {
 func (c *Checker) Keeps() bool { return c.record != nil }
 
 // Judge runs the checks on f: the impersonation match, and the creator's
-// record in one store query.
+// record and the code's twins in one store query.
 func (c *Checker) Judge(ctx context.Context, f Facts) Verdict {
-	var v Verdict
+	v := Verdict{CodeTwins: codeTwins(f)}
 	if m := c.majors[f.Chain]; m == nil {
 		v.NotConfigured = append(v.NotConfigured, risk.CheckImpersonation)
 	} else if imp, ok := m.Match(f.Address, f.Name, f.Symbol); ok {
 		v.Impersonates = &imp
 		v.Flags = append(v.Flags, imp.Flag(f.Name, f.Symbol))
 	}
-	if c.record == nil || (f.Creator == "" && f.PoolCreator == "") {
+	if c.record == nil || (f.Creator == "" && f.PoolCreator == "" && f.Code == "") {
 		return v
 	}
-	rel, err := c.record.RelatedTokens(ctx, store.RelatedQuery{Chain: f.Chain, Address: f.Address, Creator: f.Creator, PoolCreator: f.PoolCreator, Limit: RelatedLimit})
+	rel, err := c.record.RelatedTokens(ctx, store.RelatedQuery{Chain: f.Chain, Address: f.Address, Creator: f.Creator, PoolCreator: f.PoolCreator,
+		Code: f.Code, Limit: RelatedLimit})
 	if err != nil {
 		v.Unchecked = append(v.Unchecked, risk.CheckCreatorHistory)
-		v.Warnings = append(v.Warnings, fmt.Sprintf("creator_history: the record of the creator's tokens could not be read: %v", err))
+		v.Warnings = append(v.Warnings, fmt.Sprintf("creator_history: the record of the creator's tokens and the code's twins could not be read: %v", err))
 		return v
 	}
-	creatorVerdict(&v, f.Chain, rel.ByCreator, f.Launches)
+	if f.Creator != "" || f.PoolCreator != "" {
+		creatorVerdict(&v, f.Chain, rel.ByCreator, f.Launches)
+	}
+	if v.CodeTwins != nil {
+		twinsVerdict(&v, rel.ByCode, rel.CodeTally)
+	}
 	return v
 }
 
@@ -115,7 +128,7 @@ func (c *Checker) Record(ctx context.Context, o Outcome) error {
 		return nil
 	}
 	return c.record.RecordToken(ctx, store.Token{
-		Chain: o.Chain, Address: o.Address, Creator: o.Creator, PoolCreator: o.PoolCreator, ScanID: o.ScanID, Level: o.Level,
+		Chain: o.Chain, Address: o.Address, Creator: o.Creator, PoolCreator: o.PoolCreator, Code: o.Code, ScanID: o.ScanID, Level: o.Level,
 		Harm: HarmOfScan(o.Flags, o.Pools), Flags: LevelFlags(o.Flags), ScannedAt: o.ScannedAt,
 	})
 }

@@ -159,6 +159,12 @@ const (
 	// CreatorScamHistory: an earlier scan of another token by the same
 	// creator proved a honeypot, a seizure or a hidden mint.
 	CreatorScamHistory = "CREATOR_SCAM_HISTORY"
+	// KnownScamCode: an earlier scan of another token with the same code
+	// fingerprint (internal/codeprint) proved harm.
+	KnownScamCode = "KNOWN_SCAM_CODE"
+	// CommonTemplate: many scanned tokens share the code and none was
+	// found harmful (a note, not a risk).
+	CommonTemplate = "COMMON_TEMPLATE"
 
 	// Second wave (SPEC §3 "Completeness and evidence").
 	OwnerCanSeize = "OWNER_CAN_SEIZE"
@@ -318,6 +324,12 @@ var definitions = []Definition{
 	// The creator's record: a wallet that trapped buyers before is
 	// evidence enough to stay away (the earlier scan is named as proof).
 	{CreatorScamHistory, Critical, Deployer, 0.85, "This service scanned another token of the same creator and proved harm (a honeypot, a seizure or a hidden mint; raised high instead when the worst was a rugged pool): named in deployer_analysis.creator_tokens with the scan as proof.", ""},
+
+	// Known scam code: the same code, redeployed, traps buyers the same
+	// way whoever deploys it (high when the twin's harm is other than a
+	// honeypot, a seizure or a hidden mint).
+	{KnownScamCode, Critical, Contract, 0.85, "This service scanned another token with the same runtime code (fingerprint ignoring metadata, immutables, embedded addresses and constants; a proxy's implementation) and proved harm (a honeypot, a seizure or a hidden mint): named in contract_analysis.code_twins with the scan as proof.", ""},
+	{CommonTemplate, Info, Contract, 0.01, "A popular template: at least 10 tokens this service scanned share the code and none was found harmful or critical (contract_analysis.code_twins). It says nothing of the token's own owner and pool.", ""},
 
 	{TrustedToken, Info, Contract, 0.01, "A configured trusted token (major stablecoin or wrapped native): its level is capped at low.", ""},
 }

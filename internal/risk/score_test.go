@@ -102,7 +102,7 @@ func TestCatalogueIsComplete(t *testing.T) {
 		"OWNER_CAN_WHITELIST", "WHITELIST_ONLY", "PER_ADDRESS_FEE", "CANNOT_SELL_ALL", "OWNER_CAN_BLOCK_SELLS",
 		"OWNER_CAN_RECLAIM", "OWNER_CAN_RELEASE_RESERVE",
 		// Reputation (internal/reputation).
-		"FAKE_TOKEN", "CREATOR_SCAM_HISTORY",
+		"FAKE_TOKEN", "CREATOR_SCAM_HISTORY", "KNOWN_SCAM_CODE", "COMMON_TEMPLATE",
 	}
 	cat := risk.NewCatalogue()
 	for _, code := range fixed {

@@ -385,12 +385,13 @@ func (e *Engine) judge(ctx context.Context, addr chains.Address, as *Assessment)
 	v := e.reputation.Judge(ctx, reputation.Facts{
 		Chain: as.Chain, Address: addr.Canonical, Name: as.Token.Name, Symbol: as.Token.Symbol,
 		Creator: keys.Creator, PoolCreator: keys.PoolCreator, Launches: launchesOf(as.Deployer.Evidence),
+		Code: as.CodePrint.Code, Dispatcher: as.CodePrint.Dispatcher,
 	})
 	as.Contract.Flags = append(as.Contract.Flags, v.Flags...)
 	as.NotConfigured = append(as.NotConfigured, v.NotConfigured...)
 	as.Unchecked = append(as.Unchecked, v.Unchecked...)
 	as.Warnings = append(as.Warnings, v.Warnings...)
-	as.Contract.Evidence = extend(as.Contract.Evidence, evidenceField{"impersonates", v.Impersonates})
+	as.Contract.Evidence = extend(as.Contract.Evidence, evidenceField{"impersonates", v.Impersonates}, evidenceField{"code_twins", v.CodeTwins})
 	if !e.reputation.Keeps() {
 		return
 	}
@@ -414,6 +415,10 @@ func (e *Engine) record(ctx context.Context, r *Report) {
 	if m, ok := r.DeployerAnalysis.Evidence.(map[string]json.RawMessage); ok {
 		_ = json.Unmarshal(m["creator_keys"], &keys)
 	}
+	var twins struct{ Fingerprint string }
+	if m, ok := r.ContractAnalysis.Evidence.(map[string]json.RawMessage); ok {
+		_ = json.Unmarshal(m["code_twins"], &twins)
+	}
 	var pools int
 	if m, ok := r.LiquidityAnalysis.Evidence.(map[string]json.RawMessage); ok {
 		var ps []json.RawMessage
@@ -422,7 +427,8 @@ func (e *Engine) record(ctx context.Context, r *Report) {
 		}
 	}
 	_ = e.reputation.Record(context.WithoutCancel(ctx), reputation.Outcome{
-		Facts:  reputation.Facts{Chain: r.Chain, Address: r.Address, Name: r.TokenName, Symbol: r.TokenSymbol, Creator: keys.Creator, PoolCreator: keys.PoolCreator},
+		Facts: reputation.Facts{Chain: r.Chain, Address: r.Address, Name: r.TokenName, Symbol: r.TokenSymbol,
+			Creator: keys.Creator, PoolCreator: keys.PoolCreator, Code: twins.Fingerprint},
 		ScanID: r.ScanID, Level: string(r.RiskLevel), Flags: r.RiskFlags, ScannedAt: r.ScannedAt, Pools: pools,
 	})
 }

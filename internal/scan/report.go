@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/tokenrisk/tokenrisk/internal/codeprint"
 	"slices"
 	"strconv"
 	"time"
@@ -91,6 +92,10 @@ type Assessment struct {
 	// NotConfigured those the operator turned off (e.g. no explorer).
 	Unchecked     []string
 	NotConfigured []string
+	// CodePrint fingerprints the code that runs (the implementation's for
+	// a proxy; internal/codeprint); zero when unknown or not EVM. The
+	// engine hands it to reputation (code twins), it is never scored.
+	CodePrint codeprint.Print
 }
 
 // Analysis is one analysis object of a report.

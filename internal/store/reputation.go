@@ -58,6 +58,43 @@ type Related struct {
 	// ByCode are other tokens with the same code fingerprint, on any
 	// chain, the worst first.
 	ByCode []Token
+	// CodeTally counts every twin of the code (not only ByCode's),
+	// read in the same query.
+	CodeTally CodeTally
+}
+
+// TwinTallyCap bounds how many of a code's twins RelatedTokens counts:
+// the count walks the code's index, so a template shared by a hundred
+// thousand tokens must not cost every scan of it a hundred thousand
+// entries. The proven harms come first in that walk, so they are counted
+// whole unless they alone pass the cap.
+const TwinTallyCap = 1000
+
+// CodeTally counts a code's twins (never the token itself).
+type CodeTally struct {
+	// Twins is how many scanned tokens share the code, at most
+	// TwinTallyCap; Capped says there may be more.
+	Twins  int
+	Capped bool
+	// Critical is how many of them read critical at their latest scan.
+	Critical int
+	// Harms counts them by proven harm (Token.Harm; none without).
+	Harms map[string]int
+}
+
+// Add counts n twins of level and harm (the stores' tally rows).
+func (c *CodeTally) Add(level, harm string, n int) {
+	c.Twins += n
+	if level == "critical" {
+		c.Critical += n
+	}
+	if harm != "" {
+		if c.Harms == nil {
+			c.Harms = map[string]int{}
+		}
+		c.Harms[harm] += n
+	}
+	c.Capped = c.Twins >= TwinTallyCap
 }
 
 // Reputation keeps every scanned token's verdict, creator and code
@@ -66,7 +103,8 @@ type Reputation interface {
 	// RecordToken replaces the row of t's chain and address.
 	RecordToken(ctx context.Context, t Token) error
 	// RelatedTokens reads, in one query, up to q.Limit of the creator's
-	// other tokens on q.Chain and up to q.Limit of the code's twins (an
+	// other tokens on q.Chain and up to q.Limit of the code's twins with
+	// the tally of all of them (an
 	// unknown key reads nothing of it), never the token at q.Address
 	// itself.
 	RelatedTokens(ctx context.Context, q RelatedQuery) (Related, error)

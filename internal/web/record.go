@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/tokenrisk/tokenrisk/client"
 )
@@ -18,6 +19,11 @@ type recordView struct {
 	// scanned here: 2 critical", or no earlier scans).
 	Creator string
 	Tokens  []recordLine
+	// Code sums the code's twins up ("same code as 14 tokens scanned
+	// here: 12 critical, 12 found honeypot", or no earlier scans); Twins
+	// are the examples.
+	Code  string
+	Twins []recordLine
 }
 
 // recordLine is one sentence of the record and the page it links to.
@@ -67,8 +73,53 @@ func record(rep *client.Report) *recordView {
 			v.Creator = fmt.Sprintf("Creator launched %d other token(s) scanned here: %d critical.", scanned, critical)
 		}
 	}
-	if v.Impersonates == nil && v.Creator == "" {
+	codeTwins(rep, &v)
+	if v.Impersonates == nil && v.Creator == "" && v.Code == "" {
 		return nil
 	}
 	return &v
+}
+
+// codeTwins adds the code's twins (contract_analysis.code_twins) to v,
+// when the record was read.
+func codeTwins(rep *client.Report, v *recordView) {
+	var ct struct {
+		Count       *int
+		CountCapped bool `json:"count_capped"`
+		Critical    int
+		Harms       map[string]int
+		Examples    []struct {
+			Chain, Address, Level string
+			Harm                  *string
+		}
+	}
+	raw, ok := rep.ContractAnalysis.Evidence["code_twins"]
+	if !ok || json.Unmarshal(raw, &ct) != nil || ct.Count == nil {
+		return
+	}
+	if *ct.Count == 0 {
+		v.Code = "Tokens with the same code: no earlier scans (nothing known, which is not a clean record)."
+		return
+	}
+	n := fmt.Sprint(*ct.Count)
+	if ct.CountCapped {
+		n = "at least " + n
+	}
+	v.Code = fmt.Sprintf("Same code as %s token(s) scanned here: %d critical", n, ct.Critical)
+	harms := make([]string, 0, len(ct.Harms))
+	for h := range ct.Harms {
+		harms = append(harms, h)
+	}
+	slices.Sort(harms)
+	for _, h := range harms {
+		v.Code += fmt.Sprintf(", %d found %s", ct.Harms[h], h)
+	}
+	v.Code += "."
+	for _, t := range ct.Examples {
+		text := fmt.Sprintf("%s, %s risk", t.Chain, t.Level)
+		if t.Harm != nil {
+			text += ", found " + *t.Harm
+		}
+		v.Twins = append(v.Twins, recordLine{Text: text, Href: "/token/" + t.Address, Link: t.Address})
+	}
 }

@@ -2,6 +2,7 @@ package bytecode
 
 import (
 	"bytes"
+	"github.com/tokenrisk/tokenrisk/internal/codeprint"
 	"sort"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -70,6 +71,9 @@ type CodeReport struct {
 	// Methods is what each non-standard selector's code does: its
 	// argument types, balance and supply writes, caller checks.
 	Methods method.Report
+	// Print fingerprints the code for its twins (zero for an EIP-1167
+	// clone: the target's code is the one that runs).
+	Print codeprint.Print
 }
 
 // HasSelector reports whether the dispatcher compares against s.
@@ -171,6 +175,7 @@ func AnalyseCode(code []byte) CodeReport {
 		r.HasDelegatecall = true
 		return r
 	}
+	r.Print = codeprint.Of(code)
 	ins := decode(stripMetadata(code))
 	selectors := map[Selector]bool{}
 	reachable := true

@@ -30,23 +30,29 @@ WHERE excluded.scanned_at >= tokens.scanned_at`,
 // (the same creator; tokens whose pool the creator made; tokens whose
 // creator made this token's pool) and a code's twins, each branch
 // walking its index backwards (proven harms, then the newest) and
-// stopping at the limit. $1 chain, $2 address, $3 creator, $4 code,
-// $5 limit, $6 pool creator.
-const relatedQuery = `(SELECT 'creator', $3::text, false, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at
+// stopping at the limit; the tally's rows count all the code's twins
+// (up to store.TwinTallyCap) by harm and critical level (n). $1 chain,
+// $2 address, $3 creator, $4 code, $5 limit, $6 pool creator, $7 tally cap.
+const relatedQuery = `(SELECT 'creator', $3::text, false, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at, 1::bigint
   FROM tokens WHERE chain = $1 AND creator = $3 AND $3 <> '' AND creator <> '' AND address <> $2
   ORDER BY harm DESC, scanned_at DESC LIMIT $5)
 UNION ALL
-(SELECT 'creator', $3::text, true, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at
+(SELECT 'creator', $3::text, true, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at, 1::bigint
   FROM tokens WHERE chain = $1 AND pool_creator = $3 AND $3 <> '' AND pool_creator <> '' AND address <> $2
   ORDER BY harm DESC, scanned_at DESC LIMIT $5)
 UNION ALL
-(SELECT 'creator', $6::text, true, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at
+(SELECT 'creator', $6::text, true, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at, 1::bigint
   FROM tokens WHERE chain = $1 AND creator = $6 AND $6 <> '' AND creator <> '' AND address <> $2
   ORDER BY harm DESC, scanned_at DESC LIMIT $5)
 UNION ALL
-(SELECT 'code', ''::text, false, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at
+(SELECT 'code', ''::text, false, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at, 1::bigint
   FROM tokens WHERE code = $4 AND $4 <> '' AND code <> '' AND NOT (chain = $1 AND address = $2)
-  ORDER BY harm DESC, scanned_at DESC LIMIT $5)`
+  ORDER BY harm DESC, scanned_at DESC LIMIT $5)
+UNION ALL
+(SELECT 'tally', ''::text, false, '', '', '', '', '', '', critical, harm, '', to_timestamp(0), count(*) FROM (SELECT harm, CASE WHEN level = 'critical' THEN level ELSE '' END AS critical
+  FROM tokens WHERE code = $4 AND $4 <> '' AND code <> '' AND NOT (chain = $1 AND address = $2)
+  ORDER BY harm DESC, scanned_at DESC LIMIT $7) twins
+GROUP BY harm, critical)`
 
 // RelatedTokens implements store.Reputation.
 func (s *Store) RelatedTokens(ctx context.Context, q store.RelatedQuery) (store.Related, error) {
@@ -54,7 +60,7 @@ func (s *Store) RelatedTokens(ctx context.Context, q store.RelatedQuery) (store.
 	if q.Creator == "" && q.PoolCreator == "" && q.Code == "" {
 		return out, nil
 	}
-	rows, err := s.pool.Query(ctx, relatedQuery, q.Chain, q.Address, q.Creator, q.Code, q.Limit, q.PoolCreator)
+	rows, err := s.pool.Query(ctx, relatedQuery, q.Chain, q.Address, q.Creator, q.Code, q.Limit, q.PoolCreator, store.TwinTallyCap)
 	if err != nil {
 		return out, fmt.Errorf("postgres: related tokens: %w", err)
 	}
@@ -64,20 +70,24 @@ func (s *Store) RelatedTokens(ctx context.Context, q store.RelatedQuery) (store.
 		var (
 			by, flags string
 			at        time.Time
+			n         int64
 			t         store.Token
 		)
-		if err := rows.Scan(&by, &t.Via, &t.ViaPool, &t.Chain, &t.Address, &t.Creator, &t.PoolCreator, &t.Code, &t.ScanID, &t.Level, &t.Harm, &flags, &at); err != nil {
+		if err := rows.Scan(&by, &t.Via, &t.ViaPool, &t.Chain, &t.Address, &t.Creator, &t.PoolCreator, &t.Code, &t.ScanID, &t.Level, &t.Harm, &flags, &at, &n); err != nil {
 			return out, fmt.Errorf("postgres: related tokens: %w", err)
 		}
 		if flags != "" {
 			t.Flags = strings.Split(flags, ",")
 		}
 		t.ScannedAt = at.UTC()
-		if by == "creator" {
+		switch by {
+		case "creator":
 			byCreator = append(byCreator, t)
-		} else {
+		case "code":
 			t.Via = ""
 			out.ByCode = append(out.ByCode, t)
+		default:
+			out.CodeTally.Add(t.Level, t.Harm, int(n))
 		}
 	}
 	if err := rows.Err(); err != nil {

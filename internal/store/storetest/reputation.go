@@ -54,6 +54,9 @@ func testReputation(t *testing.T, s store.Store) {
 	if a := addresses(got.ByCode); !slices.Equal(a, []string{"0xA1", "0xA4", "0xA3"}) {
 		t.Errorf("by code %v, want the honeypot first then the newest, across chains", a)
 	}
+	if tl := got.CodeTally; tl.Twins != 3 || tl.Critical != 1 || tl.Harms["honeypot"] != 1 || len(tl.Harms) != 1 || tl.Capped {
+		t.Errorf("code tally %+v, want 3 twins, 1 critical, 1 honeypot", tl)
+	}
 	first := got.ByCreator[0]
 	if first.ScanID != "scn_1" || first.Level != "critical" || first.Harm != "honeypot" || !slices.Equal(first.Flags, []string{"HONEYPOT_CANNOT_SELL"}) || !first.ScannedAt.Equal(at(1)) {
 		t.Errorf("row read back as %+v", first)
@@ -70,6 +73,10 @@ func testReputation(t *testing.T, s store.Store) {
 	if a := addresses(got.ByCode); !slices.Equal(a, []string{"0xA4"}) {
 		t.Errorf("by code of 0xA1, limit 1: %v, want [0xA4]", a)
 	}
+	// The tally counts every twin, past the limit, never the token.
+	if tl := got.CodeTally; tl.Twins != 2 || tl.Critical != 0 || len(tl.Harms) != 0 {
+		t.Errorf("code tally of 0xA1 %+v, want 2 twins, none critical or harmful", tl)
+	}
 
 	// A re-scan turns 0xA2 honeypot: its mates see it; a late older scan
 	// does not undo it.
@@ -85,7 +92,7 @@ func testReputation(t *testing.T, s store.Store) {
 
 	// Unknown creator and code read nothing.
 	got, err = r.RelatedTokens(ctx, store.RelatedQuery{Chain: "ethereum", Address: "0xA9", Limit: 10})
-	if err != nil || len(got.ByCreator)+len(got.ByCode) != 0 {
+	if err != nil || len(got.ByCreator)+len(got.ByCode)+got.CodeTally.Twins != 0 {
 		t.Errorf("unknown creator and code: %+v, %v", got, err)
 	}
 }

@@ -33,7 +33,7 @@ INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, 
 )
 
 // BenchmarkRelatedTokens measures the one query an uncached scan adds
-// (the creator's other tokens and the code's twins) against a record of
+// (the creator's other tokens, the code's twins and their tally) against a record of
 // a million tokens, on SQLite and (with TOKENRISK_TEST_POSTGRES) on
 // PostgreSQL. Seeding takes a while: run it alone, -benchtime small.
 func BenchmarkRelatedTokens(b *testing.B) {
@@ -96,8 +96,8 @@ func BenchmarkRelatedTokens(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if len(rel.ByCreator) != 5 || len(rel.ByCode) != 20 {
-					b.Fatalf("read %d by creator and %d by code, want 5 and 20", len(rel.ByCreator), len(rel.ByCode))
+				if len(rel.ByCreator) != 5 || len(rel.ByCode) != 20 || rel.CodeTally.Twins != 100 || rel.CodeTally.Critical != rel.CodeTally.Harms["honeypot"] || rel.CodeTally.Critical < 14 {
+					b.Fatalf("read %d by creator, %d by code and tally %+v, want 5, 20 and 100 twins of which the honeypots critical", len(rel.ByCreator), len(rel.ByCode), rel.CodeTally)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/scan")

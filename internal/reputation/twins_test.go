@@ -1,0 +1,102 @@
+package reputation_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tokenrisk/tokenrisk/internal/chains"
+	"github.com/tokenrisk/tokenrisk/internal/reputation"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
+	"github.com/tokenrisk/tokenrisk/internal/store"
+	"github.com/tokenrisk/tokenrisk/internal/store/sqlite"
+)
+
+// TestCodeTwins: a fresh record says "no earlier scans", never clean; a
+// twin proven a honeypot makes the next token with its code critical
+// with KNOWN_SCAM_CODE naming the honeypot's scan, whoever created it
+// and on whichever chain; a twin whose harm is not one of the three
+// proven harms makes it high; many benign twins are a COMMON_TEMPLATE
+// note, not a risk.
+func TestCodeTwins(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "h.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	reg, err := chains.Parse(chains.Shipped())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := reputation.New(reg, st)
+	at := time.Date(2026, 11, 28, 7, 0, 0, 0, time.UTC)
+	token := func(i int, code string) reputation.Facts {
+		return reputation.Facts{Chain: "ethereum", Address: fmt.Sprintf("0x%040x", i), Creator: fmt.Sprintf("0x%040x", 0xc000+i),
+			Code: code, Dispatcher: "ds1_" + code}
+	}
+	record := func(f reputation.Facts, scanID, level string, flags ...risk.Flag) {
+		t.Helper()
+		at = at.Add(time.Minute)
+		if err := c.Record(ctx, reputation.Outcome{Facts: f, ScanID: scanID, Level: level, Flags: flags, ScannedAt: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	v := c.Judge(ctx, token(1, "cp1_scam"))
+	ct := v.CodeTwins
+	if ct == nil || ct.Fingerprint != "cp1_scam" || ct.Dispatcher == nil || *ct.Dispatcher != "ds1_cp1_scam" ||
+		ct.Count == nil || *ct.Count != 0 || ct.Record == nil || *ct.Record != reputation.NoEarlierScans || ct.Examples == nil || len(v.Flags) != 0 {
+		t.Fatalf("fresh record: %+v, flags %+v, want count 0 and %q", ct, v.Flags, reputation.NoEarlierScans)
+	}
+	record(token(1, "cp1_scam"), "scn_honeypot", "critical", risk.NewFlag(risk.HoneypotCannotSell, "", ""))
+
+	bsc := token(2, "cp1_scam")
+	bsc.Chain = "bsc"
+	v = c.Judge(ctx, bsc)
+	if len(v.Flags) != 1 || v.Flags[0].Code != risk.KnownScamCode || v.Flags[0].Severity != risk.Critical || v.Flags[0].Source != "scn_honeypot" {
+		t.Fatalf("the honeypot's twin on bsc: flags %+v, want KNOWN_SCAM_CODE critical naming scn_honeypot", v.Flags)
+	}
+	ct = v.CodeTwins
+	if *ct.Count != 1 || *ct.Critical != 1 || ct.Harms[reputation.HarmHoneypot] != 1 || len(ct.Examples) != 1 ||
+		ct.Examples[0].ScanID != "scn_honeypot" || ct.Examples[0].Harm == nil || *ct.Examples[0].Harm != reputation.HarmHoneypot {
+		t.Fatalf("code_twins %+v, want one critical honeypot twin as the example", ct)
+	}
+	// The clone's own verdict, critical through its twin only, proves
+	// nothing of its own: the record keeps it without harm and without
+	// the flag that made it.
+	record(bsc, "scn_clone", "critical", v.Flags...)
+	v = c.Judge(ctx, token(3, "cp1_scam"))
+	if *v.CodeTwins.Count != 2 || v.CodeTwins.Harms[reputation.HarmHoneypot] != 1 || len(v.CodeTwins.Examples[1].Flags) != 0 {
+		t.Fatalf("after the clone: %+v, want 2 twins of which 1 honeypot, the clone with no flags of its own", v.CodeTwins)
+	}
+
+	// A harm other than the three proven ones (a rugged pool) is high.
+	rug := token(4, "cp1_rug")
+	if err := st.RecordToken(ctx, store.Token{Chain: rug.Chain, Address: rug.Address, Creator: rug.Creator, Code: rug.Code,
+		ScanID: "scn_rug", Level: "high", Harm: "rugged", ScannedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	v = c.Judge(ctx, token(5, "cp1_rug"))
+	if len(v.Flags) != 1 || v.Flags[0].Code != risk.KnownScamCode || v.Flags[0].Severity != risk.High {
+		t.Fatalf("a rugged twin: flags %+v, want KNOWN_SCAM_CODE high", v.Flags)
+	}
+
+	for i := range reputation.PopularTwins {
+		record(token(100+i, "cp1_template"), fmt.Sprintf("scn_t%d", i), "low")
+	}
+	v = c.Judge(ctx, token(200, "cp1_template"))
+	if len(v.Flags) != 1 || v.Flags[0].Code != risk.CommonTemplate || v.Flags[0].Severity != risk.Info || *v.CodeTwins.Count != reputation.PopularTwins {
+		t.Fatalf("a popular template: flags %+v twins %+v, want the COMMON_TEMPLATE note over %d twins", v.Flags, v.CodeTwins, reputation.PopularTwins)
+	}
+	v = c.Judge(ctx, token(300, "cp1_template_rare"))
+	if len(v.Flags) != 0 {
+		t.Fatalf("an unseen code: flags %+v, want none", v.Flags)
+	}
+	// No fingerprint (Solana, an unread implementation): no code_twins.
+	if v := c.Judge(ctx, token(301, "")); v.CodeTwins != nil {
+		t.Fatalf("no fingerprint: code_twins %+v, want nil", v.CodeTwins)
+	}
+}
