@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,5 +162,69 @@ func TestScanReadsTheCreatorsRecord(t *testing.T) {
 	rel, err := st.RelatedTokens(ctx, store.RelatedQuery{Chain: "ethereum", Address: addr(2), Creator: creator, Limit: 10})
 	if err != nil || len(rel.ByCreator) != 1 || rel.ByCreator[0].ScanID != first.ScanID {
 		t.Fatalf("record after a cached scan: %+v (%v), want the first scan's row", rel, err)
+	}
+}
+
+// TestExplorerLaunchesJoinTheCreatorRecord: the creator's deployments
+// the explorer listed (deployer evidence other_launches, read beside the
+// scan) join creator_tokens after the scanned ones: one this server
+// scanned keeps its verdict and is listed once, the others carry link
+// explorer and no verdict (level and scan id null); creator_record counts
+// them apart.
+func TestExplorerLaunchesJoinTheCreatorRecord(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "h.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	creator := "0x00000000000000000000000000000000000000C1"
+	a := &fakeAdapter{kind: chains.EVM, assess: func(_ context.Context, req scan.Request) (*scan.Assessment, error) {
+		as := assessment("ethereum")
+		// The explorer lists the earlier token (in its own spelling) and
+		// one never scanned here.
+		as.Deployer = scan.Section{Status: scan.Complete, Evidence: analysis.EVMDeployerEvidence{Creator: &creator,
+			OtherLaunches: []string{strings.ToLower(addr(1)), addr(3)}}}
+		return as, nil
+	}}
+	e := newEngine(t, scan.EngineOptions{Adapters: []scan.Adapter{a}, Record: st})
+	first, err := e.Scan(ctx, scan.ScanRequest{Address: addr(1), Chains: []string{"ethereum"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := e.Scan(ctx, scan.ScanRequest{Address: addr(2), Chains: []string{"ethereum"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Deployer struct {
+			Tokens []struct {
+				Address string
+				Level   *string
+				ScanID  *string `json:"scan_id"`
+				Link    string
+			} `json:"creator_tokens"`
+			Record string `json:"creator_record"`
+		} `json:"deployer_analysis"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.Deployer.Tokens
+	if len(got) != 2 {
+		t.Fatalf("creator_tokens %s, want the scanned token then the explorer's other", b)
+	}
+	if got[0].Address != addr(1) || got[0].Link != "creator" || got[0].ScanID == nil || *got[0].ScanID != first.ScanID || got[0].Level == nil {
+		t.Errorf("first entry %+v, want %s with its verdict and scan %s", got[0], addr(1), first.ScanID)
+	}
+	if got[1].Address != addr(3) || got[1].Link != "explorer" || got[1].Level != nil || got[1].ScanID != nil {
+		t.Errorf("second entry %+v, want %s listed by the explorer with no verdict", got[1], addr(3))
+	}
+	if want := "1 earlier token(s) scanned, none found harmful; 1 more deployment(s) listed by the explorer, not scanned here"; out.Deployer.Record != want {
+		t.Errorf("creator_record %q, want %q", out.Deployer.Record, want)
 	}
 }
