@@ -46,7 +46,7 @@ func devnetAct(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	token := fs.String("token", "", "the zoo token's address")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: tokenrisk devnet act --rpc URL --manifest FILE --token ADDRESS ACTION [ARG]")
-		fmt.Fprintln(stderr, "Actions: set-fee N, mint AMOUNT, pause, blacklist ADDR, remove-liquidity PCT, transfer-owner ADDR, renounce, upgrade, impersonate SYMBOL")
+		fmt.Fprintln(stderr, "Actions: set-fee N, mint AMOUNT, pause, blacklist ADDR, remove-liquidity PCT, transfer-owner ADDR, renounce, upgrade, impersonate SYMBOL, clone")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -81,6 +81,13 @@ func devnetAct(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "mined in block %d\n", res.Block)
 	if res.Deployed != (common.Address{}) {
 		fmt.Fprintf(stdout, "deployed %s\n", res.Deployed.Hex())
+	}
+	for _, c := range res.Clones {
+		by := "a new creator"
+		if c.SameCreator {
+			by = "the same creator"
+		}
+		fmt.Fprintf(stdout, "deployed %s by %s %s\n", c.Address.Hex(), by, c.Creator.Hex())
 	}
 	return nil
 }

@@ -32,6 +32,7 @@ var Actions = map[string]string{
 	"renounce":         "",
 	"upgrade":          "",
 	"impersonate":      "SYMBOL (a devnet major token: WETH or USDC; deployed by the token's creator)",
+	"clone":            "(the token's code deployed again: by its creator, and by a new creator it funds)",
 }
 
 // ActResult is what an action sent.
@@ -45,6 +46,9 @@ type ActResult struct {
 	SentAt time.Time
 	// Deployed is the contract an action deployed (impersonate), if any.
 	Deployed common.Address
+	// Clones are the copies clone deployed: the creator's, then the new
+	// creator's.
+	Clones []Clone
 }
 
 // Act sends the owner's real transaction(s) for action on the token of the
@@ -164,8 +168,10 @@ func Act(ctx context.Context, rpcURL string, m Manifest, address, action string,
 			return res, err
 		}
 		return res, s.impersonate(ctx, m, a)
+	case "clone":
+		return res, s.clone(ctx, token)
 	}
-	return res, fmt.Errorf("devnet act: unknown action %q (one of set-fee, mint, pause, blacklist, remove-liquidity, transfer-owner, renounce, upgrade, impersonate)", action)
+	return res, fmt.Errorf("devnet act: unknown action %q (one of set-fee, mint, pause, blacklist, remove-liquidity, transfer-owner, renounce, upgrade, impersonate, clone)", action)
 }
 
 func manifestToken(m Manifest, address string) (ManifestToken, bool) {
@@ -242,6 +248,11 @@ func (s *sender) first(ctx context.Context, to common.Address, code []byte, call
 // send signs and sends one transaction from the owner and waits for its
 // successful receipt.
 func (s *sender) send(ctx context.Context, to *common.Address, data []byte) error {
+	return s.sendValue(ctx, to, nil, data)
+}
+
+// sendValue is send with value wei attached (nil for none).
+func (s *sender) sendValue(ctx context.Context, to *common.Address, value *big.Int, data []byte) error {
 	chainID, err := s.client.ChainID(ctx)
 	if err != nil {
 		return fmt.Errorf("devnet act: chain id: %w", err)
@@ -250,7 +261,7 @@ func (s *sender) send(ctx context.Context, to *common.Address, data []byte) erro
 	if err != nil {
 		return fmt.Errorf("devnet act: nonce: %w", err)
 	}
-	gas, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: to, Data: data})
+	gas, err := s.client.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: to, Value: value, Data: data})
 	if err != nil {
 		return fmt.Errorf("devnet act: the owner's call would fail: %w", err)
 	}
@@ -264,7 +275,7 @@ func (s *sender) send(ctx context.Context, to *common.Address, data []byte) erro
 	}
 	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
 	tx, err := types.SignNewTx(s.key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas + gas/5, To: to, Data: data,
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas + gas/5, To: to, Value: value, Data: data,
 	})
 	if err != nil {
 		return fmt.Errorf("devnet act: sign: %w", err)
