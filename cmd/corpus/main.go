@@ -124,7 +124,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			if r.Seeded != nil {
 				notes = r.Seeded.AllNotes()
 			}
-			fmt.Fprintf(stderr, "%s %6.2fs err=%v flags=%v seeding=%q\n", r.Token.Address.Hex(), r.Took.Seconds(), r.Err, codes, notes)
+			fmt.Fprintf(stderr, "%s %6.2fs %3d req %8d B err=%v flags=%v seeding=%q\n", r.Token.Address.Hex(), r.Took.Seconds(),
+				r.Upstream.Requests, r.Upstream.Bytes, r.Err, codes, notes)
 		}
 	}
 	results, err := corpus.Run(ctx, dn, tokens, opts)
@@ -251,6 +252,7 @@ func report(w io.Writer, results []corpus.Result, scores map[string]*corpus.Scor
 	fmt.Fprintf(w, "flags over the reports:%s\n", formatKinds(flagCounts(results)))
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	fmt.Fprintf(w, "time per token: p50 %s, p90 %s, p99 %s, max %s\n", pctl(times, 50), pctl(times, 90), pctl(times, 99), pctl(times, 100))
+	reportUpstream(w, results)
 	// The headline figures are over the contracts that can be tokens: a
 	// transfer function or a proxy in the code, or a report from the
 	// engine. Labelled contracts with no transfer function that the engine
@@ -354,4 +356,28 @@ func pctl(d []time.Duration, p int) string {
 	i := (len(d)*p + 99) / 100
 	i = min(max(i, 1), len(d))
 	return d[i-1].Round(10 * time.Millisecond).String()
+}
+
+// reportUpstream prints what the reports' scans asked of the node: HTTP
+// requests and request bytes per scan (a provider counts both).
+func reportUpstream(w io.Writer, results []corpus.Result) {
+	var reqs, sizes []int64
+	var total int64
+	for _, r := range results {
+		if r.Err != nil || r.Panicked || r.TimedOut {
+			continue
+		}
+		reqs = append(reqs, r.Upstream.Requests)
+		sizes = append(sizes, r.Upstream.Bytes)
+		total += r.Upstream.Bytes
+	}
+	if len(reqs) == 0 {
+		return
+	}
+	slices.Sort(reqs)
+	slices.Sort(sizes)
+	at := func(v []int64, p int) int64 { return v[min(max((len(v)*p+99)/100, 1), len(v))-1] }
+	kb := func(n int64) string { return fmt.Sprintf("%.0f KB", float64(n)/1000) }
+	fmt.Fprintf(w, "upstream per report: requests p50 %d, p99 %d, max %d; bytes sent p50 %s, p90 %s, p99 %s, max %s, total %.1f MB\n",
+		at(reqs, 50), at(reqs, 99), at(reqs, 100), kb(at(sizes, 50)), kb(at(sizes, 90)), kb(at(sizes, 99)), kb(at(sizes, 100)), float64(total)/1e6)
 }

@@ -100,6 +100,7 @@ type Proxy struct {
 	fault Fault
 
 	requests atomic.Int64 // HTTP requests received
+	bytes    atomic.Int64 // request body bytes received
 	calls    atomic.Int64 // JSON-RPC calls received
 	hits     atomic.Int64 // counter for Every on calls
 	reqHits  atomic.Int64 // counter for Every on requests
@@ -145,6 +146,10 @@ func (p *Proxy) Heal() { p.Set(Fault{}) }
 
 // Requests returns how many HTTP requests the proxy received.
 func (p *Proxy) Requests() int64 { return p.requests.Load() }
+
+// Bytes returns how many request body bytes the proxy received (refused
+// bodies included: a provider reads them too).
+func (p *Proxy) Bytes() int64 { return p.bytes.Load() }
 
 // Calls returns how many JSON-RPC calls the proxy received.
 func (p *Proxy) Calls() int64 { return p.calls.Load() }
@@ -209,6 +214,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read request", http.StatusBadRequest)
 		return
 	}
+	p.bytes.Add(int64(len(body)))
 	if f.MaxBody > 0 && len(body) > f.MaxBody {
 		p.faulted.Add(1)
 		w.Header().Set("Content-Type", "application/json")

@@ -137,3 +137,25 @@ func TestProxyFaults(t *testing.T) {
 		t.Errorf("counters: faulted %d requests %d calls %d", p.Faulted(), p.Requests(), p.Calls())
 	}
 }
+
+// TestProxyCountsBodyBytes: the proxy counts the bytes of every body it
+// receives, those it refuses as too large included (a provider reads
+// them too), so a test can tell what a scan costs a provider.
+func TestProxyCountsBodyBytes(t *testing.T) {
+	p, err := chaos.Start(node(t).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	small, large := batch(2, "eth_call"), batch(40, "eth_call")
+	p.Set(chaos.Fault{MaxBody: len(small)})
+	if _, as := post(t, p.URL(), small); len(as) != 2 {
+		t.Fatalf("a body at the limit: %+v", as)
+	}
+	if _, as := post(t, p.URL(), large); len(as) != 1 || as[0].Error == nil || as[0].Error.Code != -32600 {
+		t.Fatalf("a body over the limit: %+v", as)
+	}
+	if got, want := p.Bytes(), int64(len(small)+len(large)); got != want {
+		t.Errorf("bytes received %d, want %d (two bodies)", got, want)
+	}
+}

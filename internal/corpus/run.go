@@ -39,6 +39,8 @@ type Result struct {
 	Panicked bool
 	TimedOut bool
 	Took     time.Duration
+	// Upstream is what the scan asked of the node (seeding apart).
+	Upstream Upstream
 }
 
 // errTimeout marks a scan abandoned at its deadline.
@@ -67,7 +69,7 @@ func Run(ctx context.Context, dn *devnet.Devnet, tokens []Token, opts Options) (
 		return nil, fmt.Errorf("corpus: registry: %w", err)
 	}
 	reg.Add(dn.Chain())
-	ad := evm.NewAdapter(reg, evm.Options{Deadline: opts.Timeout})
+	ad := evm.NewAdapter(reg, evm.Options{Deadline: opts.Timeout, HTTPClient: meteredClient()})
 	cat := risk.NewCatalogue()
 
 	results := make([]Result, len(tokens))
@@ -120,6 +122,7 @@ func scanOne(ctx context.Context, ad *evm.Adapter, cat *risk.Catalogue, s *Seede
 		r.Err = err
 		return r
 	}
+	ctx, meter := withMeter(ctx)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type answer struct {
@@ -155,5 +158,6 @@ func scanOne(ctx context.Context, ad *evm.Adapter, cat *risk.Catalogue, s *Seede
 		r.Took = time.Since(start)
 		r.Err, r.TimedOut = errTimeout, true
 	}
+	r.Upstream = Upstream{Requests: meter.requests.Load(), Bytes: meter.bytes.Load()}
 	return r
 }
