@@ -77,3 +77,35 @@ func BenchmarkScanBytes(b *testing.B) {
 		b.Logf("heavy: %s %d KB in %d requests", c.kind, c.bytes/1000, c.requests)
 	}
 }
+
+// TestHeavyScansStayLight: the zoo scans that send the most (many
+// candidate calls, several callers and donors) stay well under a
+// provider's body limit: behind a node refusing bodies over 2 MiB no
+// body is refused, a scan takes at most 4 HTTP requests, and sends at
+// most 512 KB. Each probe eth_call used to carry the Prober's ~21 KB of
+// code at the caller, the victim and every donor (up to ten copies): the
+// heaviest of these scans sent 988 KB; with ProbeDonor at the donors,
+// 445 KB (BenchmarkScanBytes prints the figures over the whole zoo).
+func TestHeavyScansStayLight(t *testing.T) {
+	m := startAdapterNet(t).Manifest()
+	var tokens []devnet.ManifestToken
+	for _, kind := range []string{"benign_cooldown_named", "external_call_guard", "benign_self_lock"} {
+		tok, ok := m.Token(kind)
+		if !ok {
+			t.Fatalf("no zoo token %s", kind)
+		}
+		tokens = append(tokens, tok)
+	}
+	for _, c := range zooCosts(t, tokens) {
+		t.Logf("%s: %d KB in %d requests", c.kind, c.bytes/1000, c.requests)
+		if c.refused > 0 {
+			t.Errorf("%s: %d request bodies over 2 MiB refused", c.kind, c.refused)
+		}
+		if c.requests > 4 {
+			t.Errorf("%s: %d HTTP requests, want at most 4", c.kind, c.requests)
+		}
+		if c.bytes > 512_000 {
+			t.Errorf("%s: %d KB sent, want at most 512 KB", c.kind, c.bytes/1000)
+		}
+	}
+}

@@ -37,7 +37,9 @@ import (
 // prober can read the token's state before and after in the same call.
 // Each candidate call runs in a frame that reverts after measuring, so the
 // probes do not see each other's effects. A victim wallet (prober code
-// too) gets tokens from a donor, and the measurements include whether it
+// too) gets tokens from a donor (ProbeDonor code: a donor only sends, so
+// the large Prober code is carried twice a call, not once per donor),
+// and the measurements include whether it
 // can still transfer to a wallet and to the pool, at what loss, and
 // whether the token called it back. The effect proves the power, whatever
 // the function is named; the catalogue only names what was seen.
@@ -219,6 +221,10 @@ var proberContract = sync.OnceValues(func() (contracts.Compiled, error) {
 	return contracts.Artifact("Prober")
 })
 
+var donorContract = sync.OnceValues(func() (contracts.Compiled, error) {
+	return contracts.Artifact("ProbeDonor")
+})
+
 type probeCaller struct {
 	addr common.Address
 	role string
@@ -228,6 +234,10 @@ type probeCaller struct {
 // verdicts (valid after the batch ran).
 func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFacts, error), error) {
 	prober, err := proberContract()
+	if err != nil {
+		return nil, nil, fmt.Errorf("probe: %w", err)
+	}
+	donor, err := donorContract()
 	if err != nil {
 		return nil, nil, fmt.Errorf("probe: %w", err)
 	}
@@ -252,9 +262,13 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		return nil, func() (*analysis.EVMProbeFacts, error) { return facts, nil }, nil
 	}
 	donors := probeDonors(req, callers)
+	// The Prober's code sits at the caller and at the victim; a donor is
+	// only asked to send() (ProbeDonor, a tenth of the size, answers
+	// the token as the Prober does), so each call carries the large code
+	// twice instead of once per donor.
 	overrides := node.StateOverride{ProbeVictim: {Code: prober.DeployedBytecode}}
 	for _, d := range donors {
-		overrides[d] = node.OverrideAccount{Code: prober.DeployedBytecode}
+		overrides[d] = node.OverrideAccount{Code: donor.DeployedBytecode}
 	}
 
 	type chunk struct {
@@ -282,6 +296,13 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		ov := node.StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}}
 		for k, v := range overrides {
 			ov[k] = v
+		}
+		if _, ok := overrides[c.addr]; ok {
+			// The caller runs the Prober, donor or not. A caller that is
+			// a donor (every caller is, unless excluded) keeps the
+			// chain's native balance: its override has always been the
+			// donors', without the rich balance above.
+			ov[c.addr] = node.OverrideAccount{Code: prober.DeployedBytecode}
 		}
 		ov = withGrant(ov, req.Token, grant)
 		// With a stock to credit, the stock calls (last) run in calls of
