@@ -97,6 +97,15 @@ func (n precisionNet) analyse(t *testing.T, owner *common.Address, grant *big.In
 	return sec.Flags, pf
 }
 
+// contractLevel is the level the contract flags alone give (the other
+// analyses are not run here).
+func contractLevel(flags []risk.Flag) risk.Level {
+	return risk.NewCatalogue().Score(flags).Level
+}
+
+// atMostLow reports whether a level is minimal or low.
+func atMostLow(l risk.Level) bool { return l == risk.Minimal || l == risk.LevelLow }
+
 func codesOf(flags []risk.Flag) []string {
 	var out []string
 	for _, f := range flags {
@@ -120,6 +129,9 @@ func TestUnfreezeIsNoMint(t *testing.T) {
 			t.Errorf("%s raised on a token whose only balance function moves the caller's own tokens", code)
 		}
 	}
+	if l := contractLevel(flags); !atMostLow(l) {
+		t.Errorf("level %s from the contract flags %v, want minimal or low: no privileged party has a power over holders", l, codesOf(flags))
+	}
 }
 
 // TestZeroOwnerGuardIsNoPower: setOwner and issue behind a check of the
@@ -138,6 +150,9 @@ func TestZeroOwnerGuardIsNoPower(t *testing.T) {
 			t.Errorf("renounced: %s raised, though only the zero address passes the owner check", code)
 		}
 	}
+	if l := contractLevel(dead); !atMostLow(l) {
+		t.Errorf("renounced: level %s from the contract flags %v, want minimal or low", l, codesOf(dead))
+	}
 }
 
 // TestVestingReleaseIsNoMint: an owner paying out a reserve the fixed
@@ -149,6 +164,9 @@ func TestVestingReleaseIsNoMint(t *testing.T) {
 	codes := codesOf(flags)
 	if slices.Contains(codes, risk.OwnerCanMint) || !slices.Contains(codes, risk.OwnerCanReleaseReserve) {
 		t.Errorf("flags %v: want OWNER_CAN_RELEASE_RESERVE and no OWNER_CAN_MINT", codes)
+	}
+	if l := contractLevel(flags); !atMostLow(l) {
+		t.Errorf("level %s from the contract flags %v, want minimal or low: a release dilutes no holder", l, codes)
 	}
 }
 
