@@ -828,6 +828,11 @@ func classify(p probeCall, base, m proberMeasure, c probeCaller, sc scene) []eff
 		return a.Cmp(b)
 	}
 	credit, debit, seized, from := balanceDeltas(base, m, c, sc)
+	if seized.Sign() == 0 {
+		if b, who := burnedFrom(base, m, c, sc); b != nil {
+			seized, from = b, who
+		}
+	}
 	switch {
 	case cmp(m.TotalSupply, base.TotalSupply) > 0:
 		out = append(out, effect{capability: bytecode.CapMint, what: "total supply rose"})
