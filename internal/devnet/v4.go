@@ -108,12 +108,12 @@ func (w *writer) deployGas(from *account, name string, gas uint64, args ...any) 
 // deployHook plans a TaxHook through the hook factory at a CREATE2
 // address whose low 14 bits are exactly the hook's permissions (the salt
 // is mined here: about 16 000 tries on average).
-func deployHook(w *writer, env *zooEnv, creator *account, token common.Address, feeBps, maxFeeBps int64, blocked bool) (common.Address, error) {
+func deployHook(w *writer, env *zooEnv, creator *account, token common.Address, l v4Launch) (common.Address, error) {
 	c, err := w.artifact("TaxHook")
 	if err != nil {
 		return common.Address{}, err
 	}
-	args, err := c.ABI.Pack("", env.v4.manager, token, creator.addr, big.NewInt(feeBps), big.NewInt(maxFeeBps), blocked)
+	args, err := c.ABI.Pack("", env.v4.manager, token, creator.addr, big.NewInt(l.feeBps), big.NewInt(l.maxBps), l.blocked, l.closable)
 	if err != nil {
 		return common.Address{}, fmt.Errorf("devnet: TaxHook constructor: %w", err)
 	}

@@ -131,7 +131,8 @@ func TestV4ZooTrades(t *testing.T) {
 }
 
 // The hooks' owners can change what the manifest says they can: the
-// capped hook refuses a fee above 5%, the open one takes 100%.
+// capped hook refuses a fee above 5% and has no sell switch, the open one
+// takes 100% and closes sells.
 func TestV4HookPowers(t *testing.T) {
 	needV4(t)
 	call := func(from common.Address, tok ManifestToken, bps int64) error {
@@ -151,5 +152,16 @@ func TestV4HookPowers(t *testing.T) {
 	}
 	if err := call(wallet(t, "v4 stranger"), open, 10_000); err == nil {
 		t.Error("open hook: a stranger's setFee succeeded")
+	}
+	closeSells := func(tok ManifestToken) error {
+		to := addr(tok.Hook)
+		_, err := dn.Backend().Client().CallContract(context.Background(), ethereum.CallMsg{From: addr(tok.Creator), To: &to, Data: pack(t, "TaxHook", "setSellsBlocked", true)}, nil)
+		return err
+	}
+	if err := closeSells(capped); err == nil {
+		t.Error("capped hook: the owner closed sells, want a revert (no switch)")
+	}
+	if err := closeSells(open); err != nil {
+		t.Errorf("open hook: the owner's setSellsBlocked(true) failed: %v", err)
 	}
 }

@@ -10,12 +10,14 @@ import (
 )
 
 // v4Launch is how a V4 zoo kind's pool is set up: its share of supply and
-// native ETH, and its hook (none when hook is false).
+// native ETH, and its hook (none when hook is false): its fee and cap, and
+// whether its owner has a switch that closes sells (closable) and keeps
+// them closed now (blocked).
 type v4Launch struct {
-	poolPct, poolETH int64
-	hook             bool
-	feeBps, maxBps   int64
-	blocked          bool
+	poolPct, poolETH  int64
+	hook              bool
+	feeBps, maxBps    int64
+	blocked, closable bool
 }
 
 // v4Pool is a V4 zoo pool: its key and id.
@@ -53,14 +55,14 @@ func v4ZooSpecs() []zooSpec {
 			"Clean renounced token trading only on a Uniswap V4 pool against native ETH, without a hook.",
 			v4Launch{poolPct: 60, poolETH: 20}, zooSpec{}),
 		spec("v4_hook_fee_capped", "Capped Hook", "CAPH",
-			"Clean renounced token on a Uniswap V4 pool whose hook takes 3% of every swap's output; its owner can raise that to 5% at most.",
+			"Clean renounced token on a Uniswap V4 pool whose hook takes 3% of every swap's output; its owner can raise that to 5% at most and has no switch that closes sells.",
 			v4Launch{poolPct: 60, poolETH: 20, hook: true, feeBps: 300, maxBps: 500}, zooSpec{}),
 		spec("v4_hook_sell_blocked", "Hook Trap", "HTRAP",
 			"Clean renounced token on a Uniswap V4 pool whose hook reverts every sell of the token (its owner keeps sells closed): a honeypot in the hook.",
-			v4Launch{poolPct: 60, poolETH: 20, hook: true, blocked: true}, zooSpec{noSells: true}),
+			v4Launch{poolPct: 60, poolETH: 20, hook: true, blocked: true, closable: true}, zooSpec{noSells: true}),
 		spec("v4_hook_fee_changeable", "Open Hook", "OPENH",
-			"Clean renounced token on a Uniswap V4 pool whose hook takes 1% of every swap's output today; its owner can set any cut up to 100%.",
-			v4Launch{poolPct: 60, poolETH: 20, hook: true, feeBps: 100, maxBps: 10_000}, zooSpec{}),
+			"Clean renounced token on a Uniswap V4 pool whose hook takes 1% of every swap's output today; its owner can set any cut up to 100% and close sells with one call.",
+			v4Launch{poolPct: 60, poolETH: 20, hook: true, feeBps: 100, maxBps: 10_000, closable: true}, zooSpec{}),
 		spec("v2_and_v4", "Two Pools", "TWOP",
 			"Clean renounced token trading on a V2 pool (36% of supply, 12 ETH, LP burned) and on a hook-free Uniswap V4 pool (24%, 8 ETH) at the same price.",
 			v4Launch{poolPct: 24, poolETH: 8}, zooSpec{poolPct: 36, poolETH: 12, buys: 2}),
@@ -78,7 +80,7 @@ func launchV4(w *writer, env *zooEnv, t *zooToken, l v4Launch) error {
 	var hook common.Address
 	if l.hook {
 		var err error
-		if hook, err = deployHook(w, env, c, t.token, l.feeBps, l.maxBps, l.blocked); err != nil {
+		if hook, err = deployHook(w, env, c, t.token, l); err != nil {
 			return err
 		}
 	}

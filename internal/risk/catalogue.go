@@ -204,6 +204,27 @@ const (
 	// an allocation the declared total supply already counts (a reserve
 	// or vesting release): no mint, but supply reaching the market.
 	OwnerCanReleaseReserve = "OWNER_CAN_RELEASE_RESERVE"
+
+	// Uniswap V4 hooks (liquidity_analysis.hooks): the code a pool's
+	// traders swap through, judged like a token's.
+
+	// HookCanBlockSells: sells through the hook's pool fail now, or one
+	// call by its owner (or an address it stores) makes them fail.
+	HookCanBlockSells = "HOOK_CAN_BLOCK_SELLS"
+	// HookFeeChangeable: a call raises the hook's cut of trades; the
+	// value is the highest cut measured (the ceiling).
+	HookFeeChangeable = "HOOK_FEE_CHANGEABLE"
+	// HookCanDrain: a call by the hook's owner lowers what the
+	// PoolManager holds of the pool's currencies.
+	HookCanDrain = "HOOK_CAN_DRAIN"
+	// HookUpgradeable: the hook's code can be replaced.
+	HookUpgradeable = "HOOK_UPGRADEABLE"
+	// HookUnverified: no configured explorer has the hook's source.
+	HookUnverified = "HOOK_UNVERIFIED"
+	// HookTakesCut: the hook may return deltas on swaps
+	// (beforeSwapReturnDelta, afterSwapReturnDelta): it takes part of
+	// trades; the value is the cut measured now.
+	HookTakesCut = "HOOK_TAKES_CUT"
 )
 
 // Thresholds shared by the analyses, so that flag titles and the catalogue
@@ -330,6 +351,19 @@ var definitions = []Definition{
 	// honeypot, a seizure or a hidden mint).
 	{KnownScamCode, Critical, Contract, 0.85, "This service scanned another token with the same runtime code (fingerprint ignoring metadata, immutables, embedded addresses and constants; a proxy's implementation) and proved harm (a honeypot, a seizure or a hidden mint): named in contract_analysis.code_twins with the scan as proof.", ""},
 	{CommonTemplate, Info, Contract, 0.01, "A popular template: at least 10 tokens this service scanned share the code and none was found harmful or critical (contract_analysis.code_twins). It says nothing of the token's own owner and pool.", ""},
+
+	// Uniswap V4 hooks. A hook that refuses sells, or whose owner can
+	// make it refuse them with one call, is a honeypot switch (critical,
+	// as OWNER_CAN_BLOCK_SELLS); a cut its owner can raise weighs as a
+	// token's fee switch (high, lowered by the measured ceiling: a capped
+	// 10% or less is low); a hook that takes a cut is named (info,
+	// weighed as a tax by the cut measured now, one fact with the taxes).
+	{HookCanBlockSells, Critical, Liquidity, 0.9, "Sells through a Uniswap V4 pool's hook fail now, or one call by its owner makes them fail: proven by the call, then a refused sell.", GroupSellBlock},
+	{HookFeeChangeable, High, Liquidity, 0.62, "A Uniswap V4 pool's hook lets its owner raise the cut it takes of trades; the value is the highest cut measured after the owner's call (a ceiling of 10% or less reads low).", GroupSellBlock},
+	{HookCanDrain, Critical, Liquidity, 0.85, "A call by a Uniswap V4 pool's hook owner takes the pool's funds out of the PoolManager.", GroupBalanceControl},
+	{HookUpgradeable, High, Liquidity, 0.45, "A Uniswap V4 pool's hook is a proxy (or delegates to a settable address): the code every trade runs through can change after you buy.", GroupCodeChange},
+	{HookUnverified, Medium, Liquidity, 0.25, "A Uniswap V4 pool's hook has no verified source on the configured explorers.", ""},
+	{HookTakesCut, High, Liquidity, 0.45, "A Uniswap V4 pool's hook may return deltas on swaps (beforeSwapReturnDelta, afterSwapReturnDelta): it takes a cut of trades beside the LP fee; the value is the cut measured now (as a tax: info at 10% or less or unmeasured, high above, critical at 50% or more).", GroupTax},
 
 	{TrustedToken, Info, Contract, 0.01, "A configured trusted token (major stablecoin or wrapped native): its level is capped at low.", ""},
 }

@@ -103,6 +103,8 @@ func TestCatalogueIsComplete(t *testing.T) {
 		"OWNER_CAN_RECLAIM", "OWNER_CAN_RELEASE_RESERVE",
 		// Reputation (internal/reputation).
 		"FAKE_TOKEN", "CREATOR_SCAM_HISTORY", "KNOWN_SCAM_CODE", "COMMON_TEMPLATE",
+		// Uniswap V4 hooks (liquidity_analysis.hooks).
+		"HOOK_CAN_BLOCK_SELLS", "HOOK_FEE_CHANGEABLE", "HOOK_CAN_DRAIN", "HOOK_UPGRADEABLE", "HOOK_UNVERIFIED", "HOOK_TAKES_CUT",
 	}
 	cat := risk.NewCatalogue()
 	for _, code := range fixed {

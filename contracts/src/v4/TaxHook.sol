@@ -6,8 +6,9 @@ import {V4PoolKey, V4SwapParams, IV4PoolManager, V4Delta} from "./V4Types.sol";
 /// @title A Uniswap V4 hook for the devnet zoo: takes feeBps of every swap's
 /// unspecified side (the output of an exact-input swap) by returning a swap
 /// delta from afterSwap, and reverts sells of `token` in beforeSwap while
-/// the owner keeps them closed. The owner sets the fee up to maxFeeBps
-/// (fixed at deployment; 10000 means it can take everything). Its address
+/// the owner keeps them closed (only a hook deployed closable has that
+/// switch). The owner sets the fee up to maxFeeBps (fixed at deployment;
+/// 10000 means it can take everything). Its address
 /// carries the permissions beforeSwap, afterSwap and
 /// afterSwapReturnDelta (0xC4 in the low 14 bits).
 contract TaxHook {
@@ -16,6 +17,7 @@ contract TaxHook {
     IV4PoolManager public immutable poolManager;
     address public immutable token;
     uint256 public immutable maxFeeBps;
+    bool public immutable closable;
     address public owner;
     uint256 public feeBps;
     bool public sellsBlocked;
@@ -29,14 +31,16 @@ contract TaxHook {
         _;
     }
 
-    constructor(IV4PoolManager manager_, address token_, address owner_, uint256 feeBps_, uint256 maxFeeBps_, bool blocked) {
+    constructor(IV4PoolManager manager_, address token_, address owner_, uint256 feeBps_, uint256 maxFeeBps_, bool blocked, bool closable_) {
         require(maxFeeBps_ <= 10_000 && feeBps_ <= maxFeeBps_, "TaxHook: fee above its cap");
+        require(closable_ || !blocked, "TaxHook: only a closable hook closes sells");
         poolManager = manager_;
         token = token_;
         owner = owner_;
         feeBps = feeBps_;
         maxFeeBps = maxFeeBps_;
         sellsBlocked = blocked;
+        closable = closable_;
         emit OwnershipTransferred(address(0), owner_);
     }
 
@@ -49,6 +53,7 @@ contract TaxHook {
     }
 
     function setSellsBlocked(bool blocked) external onlyOwner {
+        require(closable, "TaxHook: sells cannot be closed");
         sellsBlocked = blocked;
         emit SellsBlocked(blocked);
     }

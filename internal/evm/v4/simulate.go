@@ -122,11 +122,40 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*Simulation
 	if err != nil {
 		return nil, nil, fmt.Errorf("v4 simulation: %w", err)
 	}
+	data, err := SimulationData(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	stepGas := req.StepGas
+	if stepGas == 0 {
+		stepGas = DefaultStepGas
+	}
+	out := new(hexutil.Bytes)
+	msg := map[string]any{"to": SimulatorAddress, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(8*stepGas + 2_000_000)}
+	overrides := map[common.Address]map[string]any{SimulatorAddress: {"code": hexutil.Bytes(sim.DeployedBytecode)}}
+	elems := []rpc.BatchElem{{Method: "eth_call", Args: []any{msg, "latest", overrides}, Result: out}}
+	decode := func() (*Simulation, error) {
+		if elems[0].Error != nil {
+			return nil, fmt.Errorf("v4 simulation: %w", elems[0].Error)
+		}
+		return decodeSimulation(sim.ABI, *out)
+	}
+	return elems, decode, nil
+}
+
+// SimulationData is the V4 simulator's calldata for req, for a contract
+// that calls the simulator placed at SimulatorAddress itself (the hook
+// prober); DecodeSimulation reads its answer.
+func SimulationData(req SimulationRequest) ([]byte, error) {
+	sim, err := contracts.Artifact("V4Simulator")
+	if err != nil {
+		return nil, fmt.Errorf("v4 simulation: %w", err)
+	}
 	amount := req.AmountIn
 	if amount == nil {
 		amount = new(big.Int) // sized by the simulator from the pool's state
 	} else if amount.Sign() <= 0 {
-		return nil, nil, errors.New("v4 simulation: buy amount is not positive")
+		return nil, errors.New("v4 simulation: buy amount is not positive")
 	}
 	stepGas := req.StepGas
 	if stepGas == 0 {
@@ -141,19 +170,18 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*Simulation
 		GasPerStep: new(big.Int).SetUint64(stepGas),
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("v4 simulation: pack: %w", err)
+		return nil, fmt.Errorf("v4 simulation: pack: %w", err)
 	}
-	out := new(hexutil.Bytes)
-	msg := map[string]any{"to": SimulatorAddress, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(8*stepGas + 2_000_000)}
-	overrides := map[common.Address]map[string]any{SimulatorAddress: {"code": hexutil.Bytes(sim.DeployedBytecode)}}
-	elems := []rpc.BatchElem{{Method: "eth_call", Args: []any{msg, "latest", overrides}, Result: out}}
-	decode := func() (*Simulation, error) {
-		if elems[0].Error != nil {
-			return nil, fmt.Errorf("v4 simulation: %w", elems[0].Error)
-		}
-		return decodeSimulation(sim.ABI, *out)
+	return data, nil
+}
+
+// DecodeSimulation reads the simulator's answer to SimulationData's call.
+func DecodeSimulation(data []byte) (*Simulation, error) {
+	sim, err := contracts.Artifact("V4Simulator")
+	if err != nil {
+		return nil, fmt.Errorf("v4 simulation: %w", err)
 	}
-	return elems, decode, nil
+	return decodeSimulation(sim.ABI, data)
 }
 
 func decodeSimulation(parsed abi.ABI, data []byte) (*Simulation, error) {
