@@ -22,6 +22,9 @@ type EVMLiquidityEvidence struct {
 	// unknown (no pool, or a V3 pool whose positions are NFTs).
 	LPSecuredPct *float64 `json:"lp_secured_pct"`
 	Simulation   any      `json:"simulation"`
+	// Hooks are the Uniswap V4 hooks of the token's pools (evm_hooks.go),
+	// set by the adapter; absent without a hooked V4 pool.
+	Hooks []EVMHook `json:"hooks,omitempty"`
 }
 
 // AnalyseEVMLiquidity raises NO_LIQUIDITY, LOW_LIQUIDITY, LP_NOT_LOCKED and

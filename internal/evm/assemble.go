@@ -50,6 +50,8 @@ type collected struct {
 	// v4 are the Uniswap V4 pools and their simulations (nil without a
 	// V4 deployment on the chain).
 	v4 *v4Facts
+	// hooks are the V4 pools' hooks, judged (v4hooks.go).
+	hooks []analysis.EVMHook
 }
 
 // assemble runs the analyses over everything collected.
@@ -190,8 +192,11 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 	sim.SetSupply(supply)
 	simFlags, sw := analysis.AnalyseEVMSimulation(sim, hasPool)
 	liq.Flags = append(liq.Flags, adoptTradeLimit(&as.Contract, simFlags)...)
+	hookFlags, hookW := analysis.AnalyseEVMHooks(c.hooks)
+	liq.Flags = append(liq.Flags, hookFlags...)
 	if ev, ok := liq.Evidence.(analysis.EVMLiquidityEvidence); ok {
 		ev.Simulation = sim
+		ev.Hooks = c.hooks
 		liq.Evidence = ev
 	}
 	if hasPool && (sim == nil || sim.CanBuy == nil) && liq.Status == scan.Complete {
@@ -269,7 +274,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 	r.mu.Lock()
 	as.Warnings = append(as.Warnings, r.warnings...)
 	r.mu.Unlock()
-	for _, w := range [][]string{cw, lw, sw, dw, hw} {
+	for _, w := range [][]string{cw, lw, sw, hookW, dw, hw} {
 		as.Warnings = append(as.Warnings, w...)
 	}
 	return as

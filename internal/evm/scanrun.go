@@ -164,6 +164,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		proxyDecode = dec
 	}
 	v4r := r.v4Calls(&rt2)
+	hr := r.hookReads(ctx, &rt2)
 	rtt2Start := time.Now()
 	rtt2 := r.send(ctx, "simulation", &rt2)
 	rtt2Took := time.Since(rtt2Start)
@@ -238,7 +239,9 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 			Data: append(append(bytecode.SelectorOf("hasRole(bytes32,address)").Bytes(), make([]byte, 32)...), common.LeftPadBytes(creator.Bytes(), 32)...)}, nil, &roleOut)}
 		rt3.add(roleElems)
 	}
+	r.hookProbes(hr, rtt2, &rt3)
 	rtt3ok := r.send(ctx, "probes", &rt3)
+	hooks := r.hookFacts(hr, rtt3ok)
 	iq.Read(rtt3ok)
 	var roleAdmin *common.Address
 	if rtt3ok && len(roleElems) == 1 && roleElems[0].Error == nil && len(roleOut) == 32 && new(big.Int).SetBytes(roleOut).Cmp(big.NewInt(1)) == 0 {
@@ -313,7 +316,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	return r.assemble(collected{
 		lens: lens, code: codeReport, proxy: px, implKnown: implKnown, owner: owner, roleAdmin: roleAdmin,
 		sim: sim, simPool: simPool, probe: probe, holders: ho.scan, accounts: acct, insiders: iq,
-		explorer: ex, creator: creator, creatorSource: creatorSource, slotsFailed: slotsErr != nil, v4: v4f,
+		explorer: ex, creator: creator, creatorSource: creatorSource, slotsFailed: slotsErr != nil, v4: v4f, hooks: hooks,
 	})
 }
 

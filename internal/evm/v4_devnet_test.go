@@ -123,28 +123,40 @@ func init() {
 			noHighFlag(t, r)
 			checkV4Pool(t, r, "v4_clean", 20.3)
 			checkV4Sim(t, r, "v4_clean", true, 0)
+			noHooks(t, r)
 			if !r.SafetyChecklist.NotHoneypot || r.SafetyChecklist.LiquidityLocked {
 				t.Errorf("checklist %+v, want not_honeypot and liquidity_locked false (V4 LP unknown)", r.SafetyChecklist)
 			}
 		}},
-		// A capped 3% hook is at most low on its own.
-		"v4_hook_fee_capped": {maxLevel: risk.LevelLow, noneOf: []string{risk.SellTaxHigh, risk.BuyTaxHigh, risk.SimulationFailed}, check: func(t *testing.T, r *scan.Report) {
-			checkV4Pool(t, r, "v4_hook_fee_capped", 20.3)
-			checkV4Sim(t, r, "v4_hook_fee_capped", true, 3)
-		}},
+		// A capped 3% hook is at most low on its own: its owner can raise
+		// the cut to 5% (measured) and cannot close sells.
+		"v4_hook_fee_capped": {maxLevel: risk.LevelLow, allOf: []string{risk.HookFeeChangeable, risk.HookTakesCut},
+			noneOf: []string{risk.SellTaxHigh, risk.BuyTaxHigh, risk.SimulationFailed, risk.HookCanBlockSells}, check: func(t *testing.T, r *scan.Report) {
+				checkV4Pool(t, r, "v4_hook_fee_capped", 20.3)
+				checkV4Sim(t, r, "v4_hook_fee_capped", true, 3)
+				checkHook(t, r, "v4_hook_fee_capped", 5, false)
+			}},
 		// A hook that reverts sells is a honeypot: critical.
-		"v4_hook_sell_blocked": {allOf: []string{risk.HoneypotCannotSell}, minLevel: risk.LevelCritical, check: func(t *testing.T, r *scan.Report) {
+		"v4_hook_sell_blocked": {allOf: []string{risk.HoneypotCannotSell, risk.HookCanBlockSells}, minLevel: risk.LevelCritical, check: func(t *testing.T, r *scan.Report) {
 			notHoneypotFalse(t, r)
+			checkHook(t, r, "v4_hook_sell_blocked", 0, true)
+			if h := hookOf(t, r, "v4_hook_sell_blocked"); h.SellsBlocked == nil || !*h.SellsBlocked {
+				t.Errorf("hook sells_blocked %v, want true", fmtPtr(h.SellsBlocked))
+			}
 			checkV4Sim(t, r, "v4_hook_sell_blocked", false, 0)
 			s := simOf(t, r)
 			if tok := v4Token(t, "v4_hook_sell_blocked"); s.Error == nil || !strings.Contains(*s.Error, tok.Hook) {
 				t.Errorf("simulation error %v, want the sell's revert naming the hook %s", fmtPtr(s.Error), tok.Hook)
 			}
 		}},
-		"v4_hook_fee_changeable": {noneOf: []string{risk.HoneypotCannotSell, risk.HoneypotCannotBuy, risk.SimulationFailed}, check: func(t *testing.T, r *scan.Report) {
-			checkV4Pool(t, r, "v4_hook_fee_changeable", 20.3)
-			checkV4Sim(t, r, "v4_hook_fee_changeable", true, 1)
-		}},
+		// Sells work today, but the hook's owner can take 100% or close
+		// sells with one call (proven): critical.
+		"v4_hook_fee_changeable": {allOf: []string{risk.HookCanBlockSells, risk.HookFeeChangeable}, minLevel: risk.LevelCritical,
+			noneOf: []string{risk.HoneypotCannotSell, risk.HoneypotCannotBuy, risk.SimulationFailed}, check: func(t *testing.T, r *scan.Report) {
+				checkV4Pool(t, r, "v4_hook_fee_changeable", 20.3)
+				checkV4Sim(t, r, "v4_hook_fee_changeable", true, 1)
+				checkHook(t, r, "v4_hook_fee_changeable", 100, true)
+			}},
 		// Both pools listed; the deeper V2 pool (12 ETH against 8) decides.
 		"v2_and_v4": {maxLevel: risk.LevelLow, noneOf: []string{risk.SimulationFailed}, check: func(t *testing.T, r *scan.Report) {
 			noHighFlag(t, r)
@@ -153,6 +165,7 @@ func init() {
 				t.Fatalf("pools %+v, want the V2 pool then the V4 pool", ev.Pools)
 			}
 			checkV4Pool(t, r, "v2_and_v4", 8.3)
+			noHooks(t, r)
 			near(t, "total_liquidity_usd", ev.TotalLiquidityUSD, 2*20*3000, 0.1*2*20*3000)
 			s := simOf(t, r)
 			if s.Path == "v4" || s.Pool != ev.Pools[0].Address {
