@@ -33,6 +33,8 @@ var Actions = map[string]string{
 	"upgrade":          "",
 	"impersonate":      "SYMBOL (a devnet major token: WETH or USDC; deployed by the token's creator)",
 	"clone":            "(the token's code deployed again: by its creator, and by a new creator it funds)",
+	"hook-fee":         "N (percent of every swap's output the token's V4 hook takes; its owner is the creator)",
+	"hook-block":       "",
 }
 
 // ActResult is what an action sent.
@@ -170,8 +172,10 @@ func Act(ctx context.Context, rpcURL string, m Manifest, address, action string,
 		return res, s.impersonate(ctx, m, a)
 	case "clone":
 		return res, s.clone(ctx, token)
+	case "hook-fee", "hook-block":
+		return res, s.hookAction(ctx, tok, action, args)
 	}
-	return res, fmt.Errorf("devnet act: unknown action %q (one of set-fee, mint, pause, blacklist, remove-liquidity, transfer-owner, renounce, upgrade, impersonate, clone)", action)
+	return res, fmt.Errorf("devnet act: unknown action %q (one of set-fee, mint, pause, blacklist, remove-liquidity, transfer-owner, renounce, upgrade, impersonate, clone, hook-fee, hook-block)", action)
 }
 
 func manifestToken(m Manifest, address string) (ManifestToken, bool) {

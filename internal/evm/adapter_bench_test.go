@@ -41,7 +41,9 @@ func BenchmarkScanLatency(b *testing.B) {
 	noV4 := withoutV4(ch)
 	kinds := []string{"clean", "tax_sell_high", "proxy_upgradeable", "mintable+explorers"}
 	if contracts.UniswapV4Built() {
-		kinds = append(kinds, "clean-nov4", "v4_clean", "v4_hook_sell_blocked", "v2_and_v4")
+		// v4_hook_fee_changeable: a hook read and probed in the same round
+		// trips (more elements, no more requests).
+		kinds = append(kinds, "clean-nov4", "v4_clean", "v4_hook_sell_blocked", "v4_hook_fee_changeable", "v2_and_v4")
 	}
 	for _, kind := range kinds {
 		withExplorers := strings.HasSuffix(kind, "+explorers")

@@ -52,14 +52,16 @@ type hookJob struct {
 }
 
 // hookReads plans round trip 2's hook reads (the pools the V4 simulation
-// covers, with a hook) and starts the explorers' verification queries.
+// covers, with a hook) and starts the explorers' verification queries;
+// it runs after v4Calls.
 func (r *scanRun) hookReads(ctx context.Context, plan *batchPlan) *hookRound {
 	vs := r.s.v4
 	if vs == nil || len(vs.pools) == 0 {
 		return nil
 	}
 	hr := &hookRound{}
-	for _, i := range r.v4SimOrder(vs) {
+	// v4Calls ordered the pools: the first maxV4Simulations are simulated.
+	for i := range min(len(vs.pools), maxV4Simulations) {
 		p := vs.pools[i]
 		if p.Key.Hooks == (common.Address{}) {
 			continue
