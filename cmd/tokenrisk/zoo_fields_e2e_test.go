@@ -92,13 +92,6 @@ var fieldCases = []fieldCase{
 var fieldMisses = map[string]string{
 	"honeypot_holders_armed":  "real holders' sells are not simulated yet (the analysis side is on main)",
 	"honeypot_holders_listed": "real holders' sells are not simulated yet",
-	"honeypot_owner_switch":   "no two-step probe (an owner call, then the victim's sell) yet",
-	"honeypot_owner_sell_cap": "no two-step probe (an owner call, then the victim's sell) yet",
-	"whitelist_fee_exempt":    "no probe adds the victim to a list and compares its trade",
-	"whitelist_limits":        "no probe adds the victim to a list and compares its trade",
-	"personal_fee":            "no probe sets one wallet's fee apart from the others'",
-	"personal_fee_tiers":      "no probe sets one wallet's fee apart from the others'",
-	"ownership_reclaim_lock":  "no probe renounces through the token's own path and then reclaims",
 }
 
 // fieldFalsePositives are the benign look-alikes the scan still reads as

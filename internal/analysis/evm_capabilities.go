@@ -281,9 +281,13 @@ func evmTradeEntries(t EVMCapabilities, f *EVMContractFacts, in evmCapabilityInp
 	// A honeypot: the sell refused on any path users take (direct, the
 	// router's), or real holders who cannot sell.
 	hp, hpOK := find(in.simFlags, risk.HoneypotCannotSell)
+	block, blockOK := find(in.flags, risk.OwnerCanBlockSells)
 	switch {
 	case hpOK:
 		t[CapIsHoneypot] = capYes(hp, CapEvidenceSimulation)
+	case blockOK:
+		// A conditional honeypot: one privileged call stops sells.
+		t[CapIsHoneypot] = capYes(block, CapEvidenceProbe)
 	case !simRan:
 		t[CapIsHoneypot] = capUnknown(simWhy)
 	case !*sim.CanBuy:

@@ -169,6 +169,10 @@ type EVMProbeFacts struct {
 	// Proven false).
 	Whitelist     *EVMWhitelistProbe
 	PerAddressFee *EVMPerAddressFeeProbe
+	// SellBlocks are the probes' two-step proofs: a privileged call after
+	// which the test wallet's sell failed while its wallet transfer still
+	// worked (the adapter adds them to the simulation's SellBlocks).
+	SellBlocks []EVMSellBlock
 	// ExternalCalls are the stored contracts transfers call (nil: not
 	// examined; empty: none).
 	ExternalCalls []EVMExternalCall

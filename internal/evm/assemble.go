@@ -107,6 +107,11 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 	if r.s.words != nil {
 		clearInert(code, codeReport, r.s.words())
 	}
+	// The probes' two-step sell blocks (a privileged call, then the sell
+	// refused) join the simulation's proofs.
+	if probes != nil && sim != nil && len(probes.SellBlocks) > 0 {
+		sim.SellBlocks = append(sim.SellBlocks, probes.SellBlocks...)
+	}
 	cf := &analysis.EVMContractFacts{
 		Trusted:      trusted.Name,
 		Verified:     ex.verified,

@@ -377,6 +377,9 @@ func (r *scanRun) implementation(ctx context.Context, px *proxy.ProxyInfo, decod
 func (r *scanRun) probeRequest(code bytecode.CodeReport, owner *common.Address, stored []common.Address, creator *common.Address, top []holder.Holder) probe.ProbeRequest {
 	s, ch := r.s, r.s.chain
 	pr := probe.ProbeRequest{Token: r.token, Code: code, Owner: owner, Stored: stored, Creator: creator}
+	if s.lens != nil {
+		pr.BlockTime, pr.Supply = s.lens.Timestamp, s.lens.TotalSupply
+	}
 	if len(s.pools) > 0 {
 		deepest := s.pools[0]
 		pr.Pool = deepest.Address

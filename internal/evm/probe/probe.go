@@ -118,6 +118,10 @@ type ProbeRequest struct {
 	// dispatcher selectors are probed.
 	GasPerCall   uint64
 	MaxSelectors int
+	// BlockTime is the head block's time and Supply the total supply
+	// (0 / nil: unknown; the scripted probes that need them do not run).
+	BlockTime uint64
+	Supply    *big.Int
 }
 
 // StorageCandidateCalls reads token's first StorageCandidateSlots storage
@@ -346,7 +350,12 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		}
 	}
 
+	scripted, scriptDecode := scriptCalls(req, callers)
+	scriptStart := len(elems)
+	elems = append(elems, scripted...)
+
 	decode := func() (*analysis.EVMProbeFacts, error) {
+		scriptDecode(elems[scriptStart:], facts)
 		ran := make([]bool, len(callers))
 		errs := make([]string, len(callers))
 		for i := range ran {
@@ -389,6 +398,8 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 			facts.Callers = append(facts.Callers, analysis.EVMProbeCaller{Address: c.addr.Hex(), Role: c.role, Ran: ran[i], Error: errs[i]})
 		}
 		facts.Capabilities = v.capabilities()
+		facts.SellBlocks = v.sellBlocks
+		facts.Privileged = v.privileged()
 		facts.Exercised = map[string]bool{}
 		for s := range v.ran {
 			facts.Exercised[s.String()] = true
@@ -629,6 +640,9 @@ type verdicts struct {
 	// releases: per (caller, selector), the reserve-release proof (see
 	// release.go).
 	releases map[callerSelector]*releaseTrack
+	// sellBlocks: calls after which sells failed and wallet transfers
+	// did not (sellblock.go).
+	sellBlocks []analysis.EVMSellBlock
 }
 
 type feeReading struct {
@@ -667,6 +681,7 @@ func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o pro
 	if !o.Ok {
 		return
 	}
+	v.noteSellBlock(c, p, base, o.M)
 	// A call with zero amounts, or one the function answered false
 	// (refused, as old tokens do instead of reverting), did not put the
 	// function to the test: what the code shows it can do still counts.

@@ -155,6 +155,7 @@ type argPattern struct {
 	full        bool
 	needsAddr   bool // only for functions that take an address
 	numbersOnly bool // only for functions that take no address
+	needsSmall  bool // only for functions that take a small number (a mode)
 	zero        bool // every number is zero
 }
 
@@ -168,6 +169,7 @@ func (sc scene) patterns() []argPattern {
 		{name: "victim, 0", first: victim, rest: victim, number: numWord(0), small: numWord(0), flag: false, full: true, zero: true},
 		{name: "victim, 1", first: victim, rest: victim, number: numWord(1), small: numWord(1), flag: true, full: true},
 		{name: "caller, supply", first: caller, rest: caller, number: placeholder(fillSupply), small: numWord(255), flag: true, full: true, needsAddr: true},
+		{name: "victim, mode 2", first: victim, rest: victim, number: numWord(2), small: numWord(2), flag: true, full: true, needsSmall: true},
 		{name: "max", first: victim, rest: victim, number: maxWord, small: numWord(255), flag: true, full: true, numbersOnly: true},
 	}
 	if sc.pool != (common.Address{}) {
@@ -290,7 +292,7 @@ func BuildProbeCalls(code bytecode.CodeReport, maxSelectors int, sc scene) []pro
 		}
 		takesAddr := hasKind(m.Args, method.Address)
 		for _, p := range sc.patterns() {
-			if (p.needsAddr && !takesAddr) || (p.numbersOnly && (takesAddr || len(m.Args) == 0)) {
+			if (p.needsAddr && !takesAddr) || (p.numbersOnly && (takesAddr || len(m.Args) == 0)) || (p.needsSmall && !hasKind(m.Args, method.Small)) {
 				continue
 			}
 			data := append(s.Bytes(), encodeArgs(m.Args, p)...)
