@@ -398,7 +398,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 			facts.Callers = append(facts.Callers, analysis.EVMProbeCaller{Address: c.addr.Hex(), Role: c.role, Ran: ran[i], Error: errs[i]})
 		}
 		facts.Capabilities = v.capabilities()
-		facts.SellBlocks = v.sellBlocks
+		facts.SellBlocks = v.provenSellBlocks()
 		facts.Privileged = v.privileged()
 		facts.Exercised = map[string]bool{}
 		for s := range v.ran {
@@ -642,7 +642,8 @@ type verdicts struct {
 	releases map[callerSelector]*releaseTrack
 	// sellBlocks: calls after which sells failed and wallet transfers
 	// did not (sellblock.go).
-	sellBlocks []analysis.EVMSellBlock
+	sellBlocks    []analysis.EVMSellBlock
+	sellBlockKeys []callerSelector
 }
 
 type feeReading struct {

@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
+
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 )
 
@@ -17,7 +19,7 @@ import (
 // noteSellBlock records c's call p as a sell block when the sell worked
 // in base and failed in m while the wallet transfer worked in both.
 func (v *verdicts) noteSellBlock(c probeCaller, p probeCall, base, m proberMeasure) {
-	if c.role == RoleAnyone || p.victimArg || p.stock {
+	if c.role == RoleAnyone || p.victimArg || p.stock || p.ladder || p.capability == bytecode.CapFeeChange {
 		return
 	}
 	if !base.SellOk || m.SellOk || !base.WalletOk || !m.WalletOk {
@@ -41,6 +43,26 @@ func (v *verdicts) noteSellBlock(c probeCaller, p probeCall, base, m proberMeasu
 		return
 	}
 	v.sellBlocks = append(v.sellBlocks, analysis.EVMSellBlock{Function: p.label, Caller: c.addr.Hex(), Role: c.role})
+	v.sellBlockKeys = append(v.sellBlockKeys, callerSelector{c, p.sel})
+}
+
+// provenSellBlocks are the sell blocks whose function is not a fee
+// setter: a function that also changed the measured tax with other
+// arguments sets a fee, and a fee set absurdly high that makes the sell
+// revert is that power (OWNER_CAN_CHANGE_FEES with its ceiling), not a
+// switch.
+func (v *verdicts) provenSellBlocks() []analysis.EVMSellBlock {
+	var out []analysis.EVMSellBlock
+	for i, b := range v.sellBlocks {
+		fee := false
+		for _, e := range v.seen[v.sellBlockKeys[i]] {
+			fee = fee || e.capability == bytecode.CapFeeChange && !e.blocking
+		}
+		if !fee {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // maxSellBlocks bounds the proofs kept (one is enough to flag; a few
