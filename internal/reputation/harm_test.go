@@ -32,6 +32,9 @@ func TestHarmOfScan(t *testing.T) {
 		{"low but real liquidity", []risk.Flag{low(850)}, 1, ""},
 		{"low liquidity of unknown value", []risk.Flag{risk.NewFlag(risk.LowLiquidity, "", "")}, 1, ""},
 		{"a honeypot whose pool is empty stays a honeypot", []risk.Flag{noPools, risk.NewFlag(risk.HoneypotCannotSell, "", "")}, 1, reputation.HarmHoneypot},
+		{"sells refused beside a V4 hook that refuses them: the hook's trap", []risk.Flag{risk.NewFlag(risk.HoneypotCannotSell, "", ""), risk.NewFlag(risk.HookCanBlockSells, "", "")}, 1, reputation.HarmHookTrap},
+		{"the hook's trap and the token's own seizure: the token's", []risk.Flag{risk.NewFlag(risk.HoneypotCannotSell, "", ""), risk.NewFlag(risk.HookCanBlockSells, "", ""), risk.NewFlag(risk.OwnerCanSeize, "", "")}, 1, reputation.HarmSeizure},
+		{"an owner call that stops sells is the token's, hook or not", []risk.Flag{risk.NewFlag(risk.OwnerCanBlockSells, "", ""), risk.NewFlag(risk.HookCanBlockSells, "", "")}, 1, reputation.HarmHoneypot},
 		{"a freeze authority is a power, not a harm", []risk.Flag{risk.NewFlag(risk.FreezeAuthorityEnabled, "", "")}, 1, ""},
 	} {
 		if got := reputation.HarmOfScan(tc.flags, tc.pools); got != tc.want {

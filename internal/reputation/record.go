@@ -25,6 +25,12 @@ const (
 	// less than RuggedDustUSD: liquidity provided and pulled, or a pool
 	// opened and abandoned; either way a holder has nothing to sell into.
 	HarmRugged = "rugged"
+	// HarmHookTrap: sells were refused while the pool's Uniswap V4 hook
+	// refuses them (HOOK_CAN_BLOCK_SELLS beside HONEYPOT_CANNOT_SELL, and
+	// no owner call or token rule of the token's own proving it). The
+	// creator's record counts it as a honeypot; the code's twins do not,
+	// since the trap is in the hook the pool runs, not in the token's code.
+	HarmHookTrap = "hook_honeypot"
 )
 
 // RuggedDustUSD is what pools found may hold together and still count as
@@ -89,22 +95,35 @@ func creatorToken(t store.Token) CreatorToken {
 // balance taken or rewritten (seizure), a mint raised critical (hidden
 // mint). On Solana the token program's rules are the proof: a
 // non-transferable mint is a honeypot, a permanent delegate a seizure.
-// Flags known from code only prove nothing; reputation's own flags are
-// never a harm of the token (no record feeds on itself).
+// A failed sell beside a V4 hook that refuses sells is the hook's trap
+// (HarmHookTrap) unless the token's own flags prove a harm. Flags known
+// from code only prove nothing; reputation's own flags are never a harm
+// of the token (no record feeds on itself).
 func HarmOf(flags []risk.Flag) string {
 	harm := ""
+	hookTrap, cannotSell := false, false
 	for _, f := range flags {
 		if f.Evidence == risk.EvidenceCode {
 			continue
 		}
 		switch {
-		case f.Code == risk.HoneypotCannotSell || f.Code == risk.OwnerCanBlockSells || f.Code == risk.NonTransferable:
+		case f.Code == risk.OwnerCanBlockSells || f.Code == risk.NonTransferable:
 			return HarmHoneypot
+		case f.Code == risk.HoneypotCannotSell:
+			cannotSell = true
+		case f.Code == risk.HookCanBlockSells:
+			hookTrap = true
 		case f.Code == risk.OwnerCanSeize || f.Code == risk.OwnerCanChangeBalance || f.Code == risk.PermanentDelegate:
 			harm = HarmSeizure
 		case f.Code == risk.OwnerCanMint && f.Severity == risk.Critical && harm == "":
 			harm = HarmHiddenMint
 		}
+	}
+	switch {
+	case cannotSell && hookTrap && harm == "":
+		return HarmHookTrap
+	case cannotSell && !hookTrap:
+		return HarmHoneypot
 	}
 	return harm
 }

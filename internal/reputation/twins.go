@@ -83,9 +83,9 @@ func codeTwins(f Facts) *CodeTwins {
 }
 
 // twinsVerdict fills v.CodeTwins from the record and raises
-// KNOWN_SCAM_CODE when a twin was proven harmful (critical for a
-// honeypot, a seizure or a hidden mint, high for any other harm), or the
-// COMMON_TEMPLATE note when many twins and none harmful share it.
+// KNOWN_SCAM_CODE (critical) when a twin's code was proven harmful (a
+// honeypot, a seizure or a hidden mint; codeHarm), or the COMMON_TEMPLATE
+// note when many twins and none critical share it.
 func twinsVerdict(v *Verdict, twins []store.Token, tally store.CodeTally) {
 	ct := v.CodeTwins
 	count, critical := tally.Twins, tally.Critical
@@ -96,26 +96,24 @@ func twinsVerdict(v *Verdict, twins []store.Token, tally store.CodeTally) {
 	}
 	ct.Examples = make([]Twin, 0, len(twins))
 	var bad []string
-	worst := risk.High
 	source := ""
 	for _, t := range twins {
 		ct.Examples = append(ct.Examples, twin(t))
-		if t.Harm == "" {
+		if !codeHarm(t.Harm) {
 			continue
 		}
 		if source == "" {
 			source = t.ScanID
-		}
-		if provenHarm(t.Harm) {
-			worst = risk.Critical
 		}
 		if len(bad) < harmNamed {
 			bad = append(bad, fmt.Sprintf("%s on %s (%s, %s, scan %s at %s)", t.Address, t.Chain, t.Harm, t.Level, t.ScanID, t.ScannedAt.Format("2006-01-02 15:04Z")))
 		}
 	}
 	harmful := 0
-	for _, n := range tally.Harms {
-		harmful += n
+	for h, n := range tally.Harms {
+		if codeHarm(h) {
+			harmful += n
+		}
 	}
 	record := twinsSummary(count, tally.Capped, critical, harmful)
 	ct.Record = &record
@@ -130,7 +128,7 @@ func twinsVerdict(v *Verdict, twins []store.Token, tally store.CodeTally) {
 			"This service scanned tokens whose runtime code is this token's but for metadata, immutables, addresses and constants, and proved harm: "+
 				strings.Join(bad, "; ")+more+".")
 		f.Source = source
-		v.Flags = append(v.Flags, f.WithSeverity(worst).WithValue(float64(harmful)))
+		v.Flags = append(v.Flags, f.WithSeverity(risk.Critical).WithValue(float64(harmful)))
 	case count >= PopularTwins && critical == 0:
 		n := fmt.Sprintf("%d", count)
 		if tally.Capped {
@@ -144,6 +142,15 @@ func twinsVerdict(v *Verdict, twins []store.Token, tally store.CodeTally) {
 		}
 		v.Flags = append(v.Flags, f.WithValue(float64(count)))
 	}
+}
+
+// codeHarm reports whether a twin's harm says something of the code they
+// share: a proven honeypot, seizure or hidden mint. Not a rugged pool
+// (liquidity pulled by whoever provided it: a popular template has many
+// such twins and its code did nothing), nor a V4 hook's trap (the hook is
+// the pool's code, not the token's).
+func codeHarm(harm string) bool {
+	return provenHarm(harm)
 }
 
 // provenHarm reports whether harm is one that makes a twin's code

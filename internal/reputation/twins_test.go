@@ -73,15 +73,20 @@ func TestCodeTwins(t *testing.T) {
 		t.Fatalf("after the clone: %+v, want 2 twins of which 1 honeypot, the clone with no flags of its own", v.CodeTwins)
 	}
 
-	// A harm other than the three proven ones (a rugged pool) is high.
-	rug := token(4, "cp1_rug")
-	if err := st.RecordToken(ctx, store.Token{Chain: rug.Chain, Address: rug.Address, Creator: rug.Creator, Code: rug.Code,
-		ScanID: "scn_rug", Level: "high", Harm: "rugged", ScannedAt: at}); err != nil {
-		t.Fatal(err)
-	}
-	v = c.Judge(ctx, token(5, "cp1_rug"))
-	if len(v.Flags) != 1 || v.Flags[0].Code != risk.KnownScamCode || v.Flags[0].Severity != risk.High {
-		t.Fatalf("a rugged twin: flags %+v, want KNOWN_SCAM_CODE high", v.Flags)
+	// A harm the code did not do (a rugged pool: its liquidity's owner; a
+	// V4 hook's trap: the pool's code) is counted but raises nothing, so a
+	// popular template is not condemned by its twins' pools.
+	for i, harm := range []string{reputation.HarmRugged, reputation.HarmHookTrap} {
+		code := "cp1_not_the_code_" + harm
+		other := token(4+10*i, code)
+		if err := st.RecordToken(ctx, store.Token{Chain: other.Chain, Address: other.Address, Creator: other.Creator, Code: other.Code,
+			ScanID: "scn_" + harm, Level: "critical", Harm: harm, ScannedAt: at}); err != nil {
+			t.Fatal(err)
+		}
+		v = c.Judge(ctx, token(5+10*i, code))
+		if len(v.Flags) != 0 || v.CodeTwins.Harms[harm] != 1 {
+			t.Fatalf("a twin with harm %s: flags %+v harms %v, want no flag and the harm counted", harm, v.Flags, v.CodeTwins.Harms)
+		}
 	}
 
 	for i := range reputation.PopularTwins {
