@@ -90,8 +90,6 @@ var fieldCases = []fieldCase{
 // with why: the test fails when one of them is detected (update the
 // list) as when any other token is missed.
 var fieldMisses = map[string]string{
-	"honeypot_holders_armed":  "real holders' sells are not simulated yet (the analysis side is on main)",
-	"honeypot_holders_listed": "real holders' sells are not simulated yet",
 }
 
 // fieldFalsePositives are the benign look-alikes the scan still reads as

@@ -87,6 +87,8 @@ type EVMHolderSells struct {
 	FailedHolders []string `json:"failed_holders,omitempty"`
 	// Siphoned names holders whose balance fell without their sending.
 	Siphoned []string `json:"siphoned,omitempty"`
+	// Error is the first refused sell's revert reason.
+	Error *string `json:"error"`
 }
 
 // EVMSellBlock is a two-step proof: a privileged call (or an armed
@@ -318,8 +320,8 @@ func evmSimProofFlagsAll(sim *EVMSimulation) []risk.Flag {
 	}
 	if h := sim.HolderSells; directSold && HolderSellsHoneypot(h) {
 		flags = append(flags, risk.NewFlag(risk.HoneypotCannotSell, "Real holders cannot sell",
-			fmt.Sprintf("A fresh wallet sold, but %d of %d real holders' simulated sells were refused: %s.",
-				h.Failed, h.Tried, strings.Join(h.FailedHolders, ", "))))
+			fmt.Sprintf("A fresh wallet sold, but %d of %d real holders' simulated sells were refused%s: %s.",
+				h.Failed, h.Tried, evmReasonSuffix(h.Error), strings.Join(h.FailedHolders, ", "))))
 	}
 	return flags
 }
@@ -340,6 +342,14 @@ func evmHolderSellWarnings(sim *EVMSimulation) []string {
 		out = append(out, "simulation: holders that never sent hold less than their Transfer logs give (balances taken without a Transfer of theirs): "+strings.Join(h.Siphoned, ", "))
 	}
 	return out
+}
+
+// evmReasonSuffix is " (reason)", or nothing without one.
+func evmReasonSuffix(reason *string) string {
+	if reason == nil || *reason == "" {
+		return ""
+	}
+	return " (" + *reason + ")"
 }
 
 func evmPctOrUnknown(v *float64) string {

@@ -131,8 +131,8 @@ var zooVerdicts = map[string]verdict{
 	"buy_cooldown_blocks":        {allOf: []string{risk.TradingCooldown}, noneOf: fieldNoHoneypot},
 	// Traps a fresh wallet does not meet (the holders' sells), owner
 	// switches (the probes) and the probe-side fields: no false proof.
-	"honeypot_holders_armed":  {noneOf: []string{risk.CannotSellAll, risk.HoneypotCannotBuy}},
-	"honeypot_holders_listed": {noneOf: []string{risk.CannotSellAll, risk.HoneypotCannotBuy}},
+	"honeypot_holders_armed":  {allOf: []string{risk.HoneypotCannotSell}, noneOf: []string{risk.CannotSellAll, risk.HoneypotCannotBuy}, minLevel: risk.LevelCritical},
+	"honeypot_holders_listed": {allOf: []string{risk.HoneypotCannotSell}, noneOf: []string{risk.CannotSellAll, risk.HoneypotCannotBuy}, minLevel: risk.LevelCritical},
 	"honeypot_owner_switch":   {noneOf: fieldNoHoneypot},
 	"honeypot_owner_sell_cap": {noneOf: fieldNoHoneypot},
 	"whitelist_fee_exempt":    {noneOf: fieldNoHoneypot},

@@ -223,11 +223,24 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	}
 	var acct *accounts
 	var iq *holder.InsiderQuery
+	var sells *holderSellsPlan
+	privileged := func() []common.Address {
+		out := slices.Clone(stored)
+		for _, a := range []*common.Address{owner, creator} {
+			if a != nil {
+				out = append(out, *a)
+			}
+		}
+		return out
+	}
 	if holdersReady {
 		acct = r.accountCalls(holder.TopHolders(ho.scan), creator)
 		rt3.add(acct.elems)
 		if iq = r.insiderQuery(ho.scan, latest); iq != nil {
 			rt3.add(iq.Elems)
+		}
+		if sells = r.holderSells(simReq, sim, ho.scan, privileged()); sells != nil {
+			rt3.add(sells.elems)
 		}
 	}
 	// A role-governed token without an owner getter: does the creator
@@ -243,6 +256,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	rtt3ok := r.send(ctx, "probes", &rt3)
 	hooks := r.hookFacts(hr, rtt3ok)
 	iq.Read(rtt3ok)
+	sells.apply(r, sim, rtt3ok)
 	var roleAdmin *common.Address
 	if rtt3ok && len(roleElems) == 1 && roleElems[0].Error == nil && len(roleOut) == 32 && new(big.Int).SetBytes(roleOut).Cmp(big.NewInt(1)) == 0 {
 		roleAdmin = creator
@@ -275,8 +289,12 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		if iq = r.insiderQuery(ho.scan, latest); iq != nil {
 			rt4.add(iq.Elems)
 		}
+		if sells = r.holderSells(simReq, sim, ho.scan, privileged()); sells != nil {
+			rt4.add(sells.elems)
+		}
 		sent := r.send(ctx, "holders", &rt4)
 		iq.Read(sent)
+		sells.apply(r, sim, sent)
 		if sent {
 			acct.apply()
 			acct.read = true

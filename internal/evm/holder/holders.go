@@ -63,6 +63,12 @@ type HolderScan struct {
 	FirstMintTo *common.Address
 	// FirstIn is, per address, the log of the first transfer it received.
 	FirstIn map[common.Address]Seen
+	// LastIn is, per address, the log of the last transfer it received
+	// (its sender tells a buy from a pool); Sent holds every address that
+	// sent a transfer (the real holders' sells read a balance below the
+	// logs' of one that never sent as siphoned).
+	LastIn map[common.Address]Seen
+	Sent   map[common.Address]bool
 	// StopReason says why the rebuild stopped early ("" when complete).
 	StopReason string
 	// Created is the token's creation block when it was located (the
@@ -361,11 +367,22 @@ func (s *HolderScan) apply(logs []types.Log) {
 		} else {
 			b := s.balance(from)
 			b.Sub(b, v)
+			if s.Sent == nil {
+				s.Sent = map[common.Address]bool{}
+			}
+			s.Sent[from] = true
 		}
 		b := s.balance(to)
 		b.Add(b, v)
-		if n := (Seen{Block: l.BlockNumber, Time: l.BlockTimestamp, Index: l.Index, from: from}); !s.seen(to) || n.before(s.FirstIn[to]) {
+		n := Seen{Block: l.BlockNumber, Time: l.BlockTimestamp, Index: l.Index, from: from}
+		if !s.seen(to) || n.before(s.FirstIn[to]) {
 			s.FirstIn[to] = n
+		}
+		if s.LastIn == nil {
+			s.LastIn = map[common.Address]Seen{}
+		}
+		if last, ok := s.LastIn[to]; !ok || last.before(n) {
+			s.LastIn[to] = n
 		}
 	}
 }

@@ -1,0 +1,137 @@
+package simulation
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/tokenrisk/tokenrisk/internal/analysis"
+	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/revert"
+)
+
+// The real holders' sells (issue 18; what Honeypot.is reports): each
+// holder, from its own address (eth_simulateV1 sends from any address; no
+// key, no code needed), approves the simulator and sells its whole
+// holding the way a DEX router does (routeSellFrom: transferFrom into the
+// pool, then the swap; a refused size is retried at a quarter, so a
+// max-sell limit is no failure). One eth_simulateV1 per holder, each from
+// the chain's own state (one holder's sell never moves another's price),
+// all elements of a batch the scan sends anyway.
+
+// Seller is one holder whose sell is simulated.
+type Seller struct {
+	Address common.Address
+	// Logged is the balance the Transfer logs give (nil: unknown); with
+	// NeverSent, a real holding below it is siphoned.
+	Logged    *big.Int
+	NeverSent bool
+}
+
+// HolderSellsCall builds one element per seller and the decoder of their
+// answers, valid after the batch ran. req is the simulation's own request
+// (the same pool, quote and fee).
+func HolderSellsCall(req SimulationRequest, sellers []Seller) ([]rpc.BatchElem, func() *analysis.EVMHolderSells, error) {
+	if len(sellers) == 0 {
+		return nil, nil, nil
+	}
+	sim, err := SimulatorContract()
+	if err != nil {
+		return nil, nil, fmt.Errorf("simulation: %w", err)
+	}
+	var kind uint8
+	switch req.PoolKind {
+	case "v2", "solidly":
+		kind = 1
+	case "v3":
+		kind = 2
+	default:
+		return nil, nil, fmt.Errorf("simulation: unsupported pool kind %q", req.PoolKind)
+	}
+	stepGas := req.StepGas
+	if stepGas == 0 {
+		stepGas = DefaultStepGas
+	}
+	p := simParams{
+		Token: req.Token, Pool: req.Pool, Quote: req.Quote, Wrapped: req.Wrapped, FundPool: req.FundPool,
+		PoolKind: kind, FeeBps: big.NewInt(int64(req.FeeBps)), AmountIn: new(big.Int), Recipient: SimulationRecipient,
+		GasPerStep: new(big.Int).SetUint64(stepGas), Steps: stepSell,
+	}
+	sell, err := routeSellFromInput(sim.ABI, p, wholePPM, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	ov := node.StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode}}
+	routeGas := hexutil.Uint64(stepGas*4 + 500_000)
+	// A refused sell is retried one DelayedSell later (a sell cooldown
+	// after a recent buy is no trap), as the fresh wallet's is.
+	later := req.DelayedSell > 0 && req.BlockTime > 0
+	at := req.BlockTime + uint64(req.DelayedSell.Seconds())
+	blocks := 1
+	if later {
+		blocks = 2
+	}
+	outs := make([][]SimBlockResult, len(sellers))
+	elems := make([]rpc.BatchElem, len(sellers))
+	for i, s := range sellers {
+		calls := []simCall{
+			{From: s.Address, To: req.Token, Gas: hexutil.Uint64(stepGas), Input: approveInput(SimulatorAddress)},
+			{From: s.Address, To: SimulatorAddress, Gas: routeGas, Input: sell},
+		}
+		blocks := []simBlock{{StateOverrides: ov, Calls: calls}}
+		if later {
+			blocks = append(blocks, simBlock{BlockOverrides: map[string]any{"time": hexutil.Uint64(at)},
+				Calls: []simCall{{From: s.Address, To: SimulatorAddress, Gas: routeGas, Input: sell}}})
+		}
+		opts := simOpts{BlockStateCalls: blocks}
+		elems[i] = rpc.BatchElem{Method: "eth_simulateV1", Args: []any{opts, "latest"}, Result: &outs[i]}
+	}
+	decode := func() *analysis.EVMHolderSells {
+		hs := &analysis.EVMHolderSells{}
+		var taxSum, taxMax float64
+		taxed := 0
+		for i, s := range sellers {
+			if simulated(elems[i], outs[i], blocks) != nil || len(outs[i][0].Calls) != 2 || later && len(outs[i][1].Calls) != 1 {
+				continue // not established for this holder
+			}
+			r, held, err := routeSellFromResult(sim.ABI, outs[i][0].Calls[1])
+			if err != nil || held.Sign() == 0 {
+				continue
+			}
+			if !r.SellOk && later {
+				if r2, held2, err := routeSellFromResult(sim.ABI, outs[i][1].Calls[0]); err == nil && held2.Sign() > 0 && r2.SellOk {
+					r = r2 // a cooldown: the same sell worked later
+				}
+			}
+			if s.NeverSent && s.Logged != nil && held.Cmp(s.Logged) < 0 {
+				hs.Siphoned = append(hs.Siphoned, s.Address.Hex())
+			}
+			hs.Tried++
+			if !r.SellOk {
+				hs.Failed++
+				hs.FailedHolders = append(hs.FailedHolders, s.Address.Hex())
+				if hs.Error == nil {
+					msg := revert.RevertReason(r.SellError)
+					hs.Error = &msg
+				}
+				continue
+			}
+			if t := sellTax(r); t != nil {
+				taxSum += *t
+				taxMax = max(taxMax, *t)
+				taxed++
+			}
+		}
+		if hs.Tried == 0 {
+			return nil
+		}
+		if taxed > 0 {
+			hs.AverageTax, hs.HighestTax = pct(taxSum/float64(taxed)/100), pct(taxMax/100)
+		}
+		return hs
+	}
+	return elems, decode, nil
+}
