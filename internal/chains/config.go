@@ -92,6 +92,11 @@ type DEX struct {
 	Program string `json:"program,omitempty"`
 	// FeeBps is a V2-style pool's swap fee in basis points (30 = 0.3%).
 	FeeBps int `json:"fee_bps,omitempty"`
+	// Router is a V2 DEX's router with Uniswap V2 Router02's
+	// swapExactTokensForTokensSupportingFeeOnTransferTokens, bound to
+	// Factory: the wallet path also sells through it, as users do
+	// (approve, then the router's transferFrom into the pool).
+	Router string `json:"router,omitempty"`
 	// FeeTiers are a V3 factory's fee tiers (in hundredths of a bp).
 	FeeTiers []int `json:"fee_tiers,omitempty"`
 	// PoolManager is a Uniswap V4 singleton (kind "v4"): every pool of the

@@ -77,7 +77,7 @@ func (m Manifest) Chain(rpcURL string) chains.Chain {
 		Native:  "ETH",
 		RPC:     []string{rpcURL},
 		DEXes: []chains.DEX{
-			{Name: "devnet_v2", Kind: "v2", Factory: m.Factory, FeeBps: 30},
+			{Name: "devnet_v2", Kind: "v2", Factory: m.Factory, Router: m.Router, FeeBps: 30},
 		},
 		QuoteTokens: []chains.QuoteToken{
 			{Symbol: "WETH", Address: m.WETH, Decimals: 18, Wrapped: true},

@@ -604,6 +604,9 @@ func (r *scanRun) simulationRequest() (*pool.Pool, *simulation.SimulationRequest
 			FeeBps: p.DEX.FeeBps, QuoteReserve: p.QuoteReserve, TokenReserve: p.TokenReserve,
 			BlockTime: s.lens.Timestamp, DelayedSell: simulation.DefaultDelayedSell, BlockNumber: uint64(s.block),
 		}
+		if kind == "v2" && common.IsHexAddress(p.DEX.Router) {
+			req.Router = common.HexToAddress(p.DEX.Router)
+		}
 		if kind == "v3" && p.Report.Fee != nil {
 			req.FeeBps = *p.Report.Fee / 100
 		}

@@ -52,7 +52,10 @@ type freshPlan struct {
 	routerBlocks, buyBlock int // blocks asked (the answer must match)
 	routerOut, buysOut     []SimBlockResult
 	laterOut               hexutil.Bytes
-	elems                  []rpc.BatchElem // router, then (with a head block) buys and later
+	elems                  []rpc.BatchElem // router, then (with a head block) buys and later, then the real router's
+	// real is the sell through the DEX's own router (router.go), the
+	// last element; nil when the chain names none.
+	real *realRouterPlan
 }
 
 // routeSellFromInput packs Simulator.routeSellFrom.
@@ -109,7 +112,9 @@ func newFreshPlan(parsed abi.ABI, req SimulationRequest, p simParams, amount *bi
 	}
 	fp.routerBlocks = len(router)
 	fp.elems = append(fp.elems, rpc.BatchElem{Method: "eth_simulateV1", Args: []any{simOpts{BlockStateCalls: router}, "latest"}, Result: &fp.routerOut})
+	fp.real = newRealRouterPlan(parsed, req, amount, stepGas, ov, buyInput)
 	if req.BlockTime == 0 || req.BlockNumber == 0 {
+		fp.addReal()
 		return fp, nil
 	}
 
@@ -137,7 +142,15 @@ func newFreshPlan(parsed abi.ABI, req SimulationRequest, p simParams, amount *bi
 		"number": hexutil.Uint64(req.BlockNumber + laterTradeBlocks),
 	}
 	fp.elems = append(fp.elems, rpc.BatchElem{Method: "eth_call", Args: []any{msg, node.Latest, overrides, blockOv}, Result: &fp.laterOut})
+	fp.addReal()
 	return fp, nil
+}
+
+// addReal appends the real router's element last.
+func (fp *freshPlan) addReal() {
+	if fp.real != nil {
+		fp.elems = append(fp.elems, fp.real.elem)
+	}
 }
 
 // routeSellFromResult decodes a routeSellFrom call: the sell and the
@@ -237,7 +250,7 @@ func (fp *freshPlan) decodeRouter() (*analysis.EVMRouterSell, *analysis.EVMSellA
 // decodeBuys reads the second buys: whether the same block's and the
 // next block's worked, and the first wait that did.
 func (fp *freshPlan) decodeBuys() *analysis.EVMBuyCooldown {
-	if len(fp.elems) < 2 {
+	if fp.buyBlock == 0 {
 		return nil
 	}
 	bc := &analysis.EVMBuyCooldown{}
@@ -288,7 +301,7 @@ func (fp *freshPlan) decodeBuys() *analysis.EVMBuyCooldown {
 // nil when not established (no later trade, or nothing to compare),
 // empty when tried and the later sell worked.
 func (fp *freshPlan) decodeLater(nowSell *bool) []analysis.EVMSellBlock {
-	if len(fp.elems) < 3 || fp.elems[2].Error != nil || nowSell == nil || !*nowSell {
+	if fp.buyBlock == 0 || fp.elems[2].Error != nil || nowSell == nil || !*nowSell {
 		return nil
 	}
 	r, err := decodeSimResult(fp.parsed, fp.laterOut)
@@ -312,9 +325,30 @@ func (fp *freshPlan) apply(sim *analysis.EVMSimulation, contractSold *bool) {
 		return
 	}
 	sim.RouterSell, sim.SellAll = fp.decodeRouter()
+	fp.applyReal(sim)
 	sim.BuyCooldown = fp.decodeBuys()
 	sim.SellBlocks = fp.decodeLater(contractSold)
 	if r := sim.RouterSell; r != nil && r.CanSell != nil && !*r.CanSell && sim.CanSell != nil && *sim.CanSell {
 		sim.Notes = append(sim.Notes, "the direct sell worked but the sell through a router (approve, then transferFrom) was refused: every DEX user is trapped")
 	}
+}
+
+// applyReal lets the sell through the DEX's own router decide the router
+// path where it was established (it is the users' path); the simulator
+// acting as the router stays the fallback. A disagreement is noted.
+func (fp *freshPlan) applyReal(sim *analysis.EVMSimulation) {
+	if fp.real == nil {
+		return
+	}
+	real, why := fp.real.decode(fp.elems[len(fp.elems)-1])
+	if real == nil {
+		sim.Notes = append(sim.Notes, "the sell through the DEX's router was not established ("+why+"); the simulator acting as the router decided")
+		return
+	}
+	if ours := sim.RouterSell; ours != nil && ours.CanSell != nil && *ours.CanSell != *real.CanSell {
+		verb := map[bool]string{true: "sold", false: "was refused"}
+		sim.Notes = append(sim.Notes, fmt.Sprintf("the sell through the DEX's router %s %s while the simulator acting as the router %s; the DEX's router decides",
+			real.Router, verb[*real.CanSell], verb[*ours.CanSell]))
+	}
+	sim.RouterSell = real
 }

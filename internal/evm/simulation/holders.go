@@ -66,14 +66,12 @@ func HolderSellsCall(req SimulationRequest, sellers []Seller) ([]rpc.BatchElem, 
 	}
 	ov := node.StateOverride{SimulatorAddress: {Code: sim.DeployedBytecode}}
 	routeGas := hexutil.Uint64(stepGas*4 + 500_000)
-	// A refused sell is retried one DelayedSell later (a sell cooldown
-	// after a recent buy is no trap), as the fresh wallet's is.
+	// The sells run one DelayedSell after the latest block: a sell
+	// cooldown after a last buyer's recent buy is no trap (the fresh
+	// wallet's refused sell is retried as late). A block of its own
+	// for a retry would double the node's time for every holder.
 	later := req.DelayedSell > 0 && req.BlockTime > 0
 	at := req.BlockTime + uint64(req.DelayedSell.Seconds())
-	blocks := 1
-	if later {
-		blocks = 2
-	}
 	outs := make([][]SimBlockResult, len(sellers))
 	elems := make([]rpc.BatchElem, len(sellers))
 	for i, s := range sellers {
@@ -81,12 +79,11 @@ func HolderSellsCall(req SimulationRequest, sellers []Seller) ([]rpc.BatchElem, 
 			{From: s.Address, To: req.Token, Gas: hexutil.Uint64(stepGas), Input: approveInput(SimulatorAddress)},
 			{From: s.Address, To: SimulatorAddress, Gas: routeGas, Input: sell},
 		}
-		blocks := []simBlock{{StateOverrides: ov, Calls: calls}}
+		blk := simBlock{StateOverrides: ov, Calls: calls}
 		if later {
-			blocks = append(blocks, simBlock{BlockOverrides: map[string]any{"time": hexutil.Uint64(at)},
-				Calls: []simCall{{From: s.Address, To: SimulatorAddress, Gas: routeGas, Input: sell}}})
+			blk.BlockOverrides = map[string]any{"time": hexutil.Uint64(at)}
 		}
-		opts := simOpts{BlockStateCalls: blocks}
+		opts := simOpts{BlockStateCalls: []simBlock{blk}}
 		elems[i] = rpc.BatchElem{Method: "eth_simulateV1", Args: []any{opts, "latest"}, Result: &outs[i]}
 	}
 	decode := func() *analysis.EVMHolderSells {
@@ -94,17 +91,12 @@ func HolderSellsCall(req SimulationRequest, sellers []Seller) ([]rpc.BatchElem, 
 		var taxSum, taxMax float64
 		taxed := 0
 		for i, s := range sellers {
-			if simulated(elems[i], outs[i], blocks) != nil || len(outs[i][0].Calls) != 2 || later && len(outs[i][1].Calls) != 1 {
+			if simulated(elems[i], outs[i], 1) != nil || len(outs[i][0].Calls) != 2 {
 				continue // not established for this holder
 			}
 			r, held, err := routeSellFromResult(sim.ABI, outs[i][0].Calls[1])
 			if err != nil || held.Sign() == 0 {
 				continue
-			}
-			if !r.SellOk && later {
-				if r2, held2, err := routeSellFromResult(sim.ABI, outs[i][1].Calls[0]); err == nil && held2.Sign() > 0 && r2.SellOk {
-					r = r2 // a cooldown: the same sell worked later
-				}
 			}
 			if s.NeverSent && s.Logged != nil && held.Cmp(s.Logged) < 0 {
 				hs.Siphoned = append(hs.Siphoned, s.Address.Hex())

@@ -88,6 +88,10 @@ type SimulationRequest struct {
 	// the fresh wallet's later trade (fresh.go); zero disables it and the
 	// second buys.
 	BlockNumber uint64
+	// Router is the pool's DEX router (Uniswap V2 Router02-compatible),
+	// zero when the chains file names none: the fresh wallet then sells
+	// through it as well (router.go).
+	Router common.Address
 }
 
 // simParams mirrors Simulator.Params (field names follow the ABI).
