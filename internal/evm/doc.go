@@ -40,7 +40,11 @@
 // first storage slots, the lens and the V4 PoolManagers' Initialize logs,
 // on every enabled chain at once), then the simulation with the proxy
 // details and the V4 pools' state and simulations, then the privilege
-// probes with the holders' and creator's accounts. The Transfer-log holder rebuild and
+// probes with the holders' and creator's accounts and the real holders'
+// sells (holdersells.go: the top holders and last buyers of the holder
+// rebuild, each selling from its own address in an eth_simulateV1 of that
+// batch; in the holders' round trip when the rebuild outlived round trip
+// 3). The Transfer-log holder rebuild and
 // the explorers run beside them; what is late at the deadline is reported
 // partial with a warning, never as safe.
 //
@@ -72,6 +76,13 @@
 //     in the pool. Tokens that refuse contracts (extcodesize,
 //     tx.origin == to, from == tx.origin, tx.origin without code) see an
 //     ordinary user there.
+//   - The router sell (simulation/fresh.go, router.go): where the chains
+//     file names the pool's DEX router (dexes[].router, Router02's
+//     interface), the wallet approves it and sells with
+//     swapExactTokensForTokensSupportingFeeOnTransferTokens, the path
+//     every user takes; it decides router_sell, the simulator acting as
+//     the router (routeSellFrom) is the fallback, and a disagreement
+//     between them, or between the router and the direct sell, is noted.
 //   - How they combine: when the wallet path ran it decides can_buy and
 //     can_sell (a wallet that can buy where the contract was refused is
 //     not a honeypot; a wallet that cannot sell is one even when the

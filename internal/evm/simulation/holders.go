@@ -18,9 +18,11 @@ import (
 // key, no code needed), approves the simulator and sells its whole
 // holding the way a DEX router does (routeSellFrom: transferFrom into the
 // pool, then the swap; a refused size is retried at a quarter, so a
-// max-sell limit is no failure). One eth_simulateV1 per holder, each from
-// the chain's own state (one holder's sell never moves another's price),
-// all elements of a batch the scan sends anyway.
+// max-sell limit is no failure). One eth_simulateV1, one block per holder
+// (a limit of sells per block never meets two holders), the simulator's
+// code placed once: an element of a batch the scan sends anyway. Each
+// sell is priced on the reserves right before it, so the earlier holders'
+// sells move the price the later ones meet but not the tax measured.
 
 // Seller is one holder whose sell is simulated.
 type Seller struct {
@@ -31,8 +33,8 @@ type Seller struct {
 	NeverSent bool
 }
 
-// HolderSellsCall builds one element per seller and the decoder of their
-// answers, valid after the batch ran. req is the simulation's own request
+// HolderSellsCall builds the sellers' element and the decoder of its
+// answer, valid after the batch ran. req is the simulation's own request
 // (the same pool, quote and fee).
 func HolderSellsCall(req SimulationRequest, sellers []Seller) ([]rpc.BatchElem, func() *analysis.EVMHolderSells, error) {
 	if len(sellers) == 0 {
@@ -72,29 +74,31 @@ func HolderSellsCall(req SimulationRequest, sellers []Seller) ([]rpc.BatchElem, 
 	// for a retry would double the node's time for every holder.
 	later := req.DelayedSell > 0 && req.BlockTime > 0
 	at := req.BlockTime + uint64(req.DelayedSell.Seconds())
-	outs := make([][]SimBlockResult, len(sellers))
-	elems := make([]rpc.BatchElem, len(sellers))
+	var out []SimBlockResult
+	blocks := make([]simBlock, len(sellers))
 	for i, s := range sellers {
-		calls := []simCall{
+		blocks[i].Calls = []simCall{
 			{From: s.Address, To: req.Token, Gas: hexutil.Uint64(stepGas), Input: approveInput(SimulatorAddress)},
 			{From: s.Address, To: SimulatorAddress, Gas: routeGas, Input: sell},
 		}
-		blk := simBlock{StateOverrides: ov, Calls: calls}
-		if later {
-			blk.BlockOverrides = map[string]any{"time": hexutil.Uint64(at)}
-		}
-		opts := simOpts{BlockStateCalls: []simBlock{blk}}
-		elems[i] = rpc.BatchElem{Method: "eth_simulateV1", Args: []any{opts, "latest"}, Result: &outs[i]}
 	}
+	blocks[0].StateOverrides = ov
+	if later {
+		blocks[0].BlockOverrides = map[string]any{"time": hexutil.Uint64(at)}
+	}
+	elems := []rpc.BatchElem{{Method: "eth_simulateV1", Args: []any{simOpts{BlockStateCalls: blocks}, "latest"}, Result: &out}}
 	decode := func() *analysis.EVMHolderSells {
 		hs := &analysis.EVMHolderSells{}
 		var taxSum, taxMax float64
 		taxed := 0
+		if simulated(elems[0], out, len(blocks)) != nil {
+			return nil
+		}
 		for i, s := range sellers {
-			if simulated(elems[i], outs[i], 1) != nil || len(outs[i][0].Calls) != 2 {
+			if len(out[i].Calls) != 2 {
 				continue // not established for this holder
 			}
-			r, held, err := routeSellFromResult(sim.ABI, outs[i][0].Calls[1])
+			r, held, err := routeSellFromResult(sim.ABI, out[i].Calls[1])
 			if err != nil || held.Sign() == 0 {
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
@@ -24,7 +25,9 @@ import (
 // ladder like the wallet path's (fixed amounts from the quoted buy, 65%
 // each step; one above the holding fails for the balance alone); the pair's
 // reserves and the wallet's quote balance are read before each step, so
-// the step that sold is priced on the reserves it met. One more element
+// the step that sold is priced on the reserves it met. The sell runs in a
+// block one DelayedSell after the buy (a sell cooldown is the direct
+// path's finding, not a router trap). One more element
 // of the simulation's batch. The simulator acting as the router
 // (routeSellFrom, fresh.go) stays the fallback where no router is named
 // or its sell was not established; a disagreement between the two is
@@ -94,9 +97,9 @@ func newRealRouterPlan(parsed abi.ABI, req SimulationRequest, amount *big.Int, s
 		return nil
 	}
 	routeGas := stepGas*4 + 500_000
-	var b walletBlock
-	pl.buy = b.add(SimulatorAddress, routeGas, buyInput)
-	b.add(req.Token, stepGas, approveInput(req.Router))
+	var b1, b walletBlock
+	pl.buy = b1.add(SimulatorAddress, routeGas, buyInput)
+	b1.add(req.Token, stepGas, approveInput(req.Router))
 	pl.held = b.add(req.Token, walletReadGas, balanceOfInput(SimulationWallet))
 	for _, amt := range pl.ladder {
 		pl.steps = append(pl.steps, routerStep{
@@ -107,7 +110,10 @@ func newRealRouterPlan(parsed abi.ABI, req SimulationRequest, amount *big.Int, s
 	}
 	pl.quoteAfter = b.add(req.Quote, walletReadGas, balanceOfInput(SimulationWallet))
 	pl.calls = len(b.calls)
-	blocks := []simBlock{{StateOverrides: ov, Calls: b.calls}}
+	blocks := []simBlock{{StateOverrides: ov, Calls: b1.calls}, {Calls: b.calls}}
+	if req.DelayedSell > 0 && req.BlockTime > 0 {
+		blocks[1].BlockOverrides = map[string]any{"time": hexutil.Uint64(req.BlockTime + uint64(req.DelayedSell.Seconds()))}
+	}
 	pl.elem = rpc.BatchElem{Method: "eth_simulateV1", Args: []any{simOpts{BlockStateCalls: blocks}, "latest"}, Result: &pl.out}
 	return pl
 }
@@ -115,14 +121,14 @@ func newRealRouterPlan(parsed abi.ABI, req SimulationRequest, amount *big.Int, s
 // decode reads the router sell: nil when not established (the node did
 // not simulate, the buy failed, the wallet held too little to try).
 func (pl *realRouterPlan) decode(el rpc.BatchElem) (*analysis.EVMRouterSell, string) {
-	if err := simulated(el, pl.out, 1); err != nil {
+	if err := simulated(el, pl.out, 2); err != nil {
 		return nil, err.Error()
 	}
-	calls := pl.out[0].Calls
-	if len(calls) != pl.calls {
+	calls := pl.out[1].Calls
+	if len(calls) != pl.calls || len(pl.out[0].Calls) != 2 {
 		return nil, fmt.Sprintf("eth_simulateV1 answered %d calls for %d", len(calls), pl.calls)
 	}
-	buy, err := routeResult(pl.parsed, calls[pl.buy])
+	buy, err := routeResult(pl.parsed, pl.out[0].Calls[pl.buy])
 	if err != nil || !buy.BuyOk {
 		return nil, "the buy before the router sell failed"
 	}
