@@ -32,10 +32,14 @@ type holderSellsPlan struct {
 // simulation's own pool; nil when there is nothing to try (no simulation,
 // no holder that is not a pool, a quote token, a locker, a burn address,
 // the token or a privileged address: the owner, the creator, an address
-// stored in the token, whose sells are not a user's).
+// stored in the token, whose sells are not a user's; or a token the chain
+// trusts).
 func (r *scanRun) holderSells(req *simulation.SimulationRequest, sim *analysis.EVMSimulation, hs *holder.HolderScan, privileged []common.Address) *holderSellsPlan {
 	if req == nil || sim == nil || hs == nil {
 		return nil
+	}
+	if _, trusted := r.s.chain.IsTrusted(r.token.Hex()); trusted {
+		return nil // its holders are exchanges and bridges, its sells no question
 	}
 	exclude := append([]common.Address{r.token}, privileged...)
 	var pools []common.Address
