@@ -89,8 +89,7 @@ var fieldCases = []fieldCase{
 // fieldMisses are the field zoo's tokens the scan does not detect yet,
 // with why: the test fails when one of them is detected (update the
 // list) as when any other token is missed.
-var fieldMisses = map[string]string{
-}
+var fieldMisses = map[string]string{}
 
 // fieldFalsePositives are the benign look-alikes the scan still reads as
 // having the power, with why: the test fails when one of them reads right
