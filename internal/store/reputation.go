@@ -24,7 +24,7 @@ type Token struct {
 	ScanID string
 	Level  string
 	// Harm is the proven harm the scan found ("honeypot", "seizure",
-	// "hidden_mint", "rugged"), or "".
+	// "hidden_mint", "rugged", "hook_honeypot"), or "".
 	Harm string
 	// Flags are the codes of the flags that made the level (high and
 	// critical), in report order.
