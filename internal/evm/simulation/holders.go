@@ -44,14 +44,9 @@ func HolderSellsCall(req SimulationRequest, sellers []Seller) ([]rpc.BatchElem, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("simulation: %w", err)
 	}
-	var kind uint8
-	switch req.PoolKind {
-	case "v2", "solidly":
-		kind = 1
-	case "v3":
-		kind = 2
-	default:
-		return nil, nil, fmt.Errorf("simulation: unsupported pool kind %q", req.PoolKind)
+	kind, err := simulatorPoolKind(req.PoolKind)
+	if err != nil {
+		return nil, nil, err
 	}
 	stepGas := req.StepGas
 	if stepGas == 0 {

@@ -185,14 +185,9 @@ func SimulationCall(req SimulationRequest) ([]rpc.BatchElem, func() (*analysis.E
 	if err != nil {
 		return nil, nil, fmt.Errorf("simulation: %w", err)
 	}
-	var kind uint8
-	switch req.PoolKind {
-	case "v2", "solidly":
-		kind = 1
-	case "v3":
-		kind = 2
-	default:
-		return nil, nil, fmt.Errorf("simulation: unsupported pool kind %q", req.PoolKind)
+	kind, err := simulatorPoolKind(req.PoolKind)
+	if err != nil {
+		return nil, nil, err
 	}
 	if req.Quote != req.Wrapped && req.FundPool == (common.Address{}) {
 		return nil, nil, errors.New("simulation: the quote token is not the wrapped native and no funding pool was given")
@@ -493,4 +488,16 @@ func pct(loss float64) *float64 {
 	v := math.Round(loss*10_000) / 100
 	v = math.Max(0, math.Min(100, v))
 	return &v
+}
+
+// simulatorPoolKind is the Simulator's code for a pool kind (1: V2-style
+// and Solidly, 2: V3).
+func simulatorPoolKind(kind string) (uint8, error) {
+	switch kind {
+	case "v2", "solidly":
+		return 1, nil
+	case "v3":
+		return 2, nil
+	}
+	return 0, fmt.Errorf("simulation: unsupported pool kind %q", kind)
 }
