@@ -8,6 +8,7 @@ package chaos
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -105,6 +106,10 @@ type Proxy struct {
 	hits     atomic.Int64 // counter for Every on calls
 	reqHits  atomic.Int64 // counter for Every on requests
 	faulted  atomic.Int64 // calls or requests a fault was applied to
+
+	// refused holds the digests of the bodies a cap or a body limit
+	// refused whole (a body the client sent again counts once).
+	refused map[[sha256.Size]byte]struct{}
 }
 
 // Start runs a proxy to the JSON-RPC endpoint target on a free local port.
@@ -156,6 +161,25 @@ func (p *Proxy) Calls() int64 { return p.calls.Load() }
 
 // Faulted returns how many calls or requests a fault was applied to.
 func (p *Proxy) Faulted() int64 { return p.faulted.Load() }
+
+// RefusedBodies returns how many different request bodies a batch cap or
+// a body limit refused whole: a client retrying the same body after a
+// lost answer counts once, a client sending new calls over the limit
+// again counts each time.
+func (p *Proxy) RefusedBodies() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.refused)
+}
+
+func (p *Proxy) noteRefused(body []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.refused == nil {
+		p.refused = map[[sha256.Size]byte]struct{}{}
+	}
+	p.refused[sha256.Sum256(body)] = struct{}{}
+}
 
 func (p *Proxy) current() Fault {
 	p.mu.Lock()
@@ -217,6 +241,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.bytes.Add(int64(len(body)))
 	if f.MaxBody > 0 && len(body) > f.MaxBody {
 		p.faulted.Add(1)
+		p.noteRefused(body)
 		w.Header().Set("Content-Type", "application/json")
 		if f.BodyTooLarge413 {
 			w.WriteHeader(http.StatusRequestEntityTooLarge)
@@ -272,6 +297,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if batch && f.Cap > 0 && len(calls) > f.Cap {
 		if f.CapStyle == CapRefuse {
 			p.faulted.Add(1)
+			p.noteRefused(body)
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch of %d requests exceeds the limit of %d"}}`, len(calls), f.Cap)
 			return

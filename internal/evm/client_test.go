@@ -275,9 +275,9 @@ func TestClientSplitsRefusedBatches(t *testing.T) {
 	}
 	// 10 refused (limit 5) → 5 refused (limit 2) → the other 5 is split
 	// before it is sent → 2+2+1 twice: two refused, six answered. (A
-	// batch the proxy could not forward, on a loaded machine, is retried:
-	// one more request, never one more refusal.)
-	if got := p.Faulted(); got != 2 {
+	// request whose answer was lost on a loaded machine is sent again,
+	// the same body: one more request, never a new refused batch.)
+	if got := p.RefusedBodies(); got != 2 {
 		t.Errorf("refused batches = %d, want 2 (a split batch was sent over the limit again)", got)
 	}
 	if got := p.Requests(); got < 8 {
