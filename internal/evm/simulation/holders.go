@@ -120,7 +120,7 @@ func HolderSellsCall(req SimulationRequest, sellers []Seller) ([]rpc.BatchElem, 
 			return nil
 		}
 		if taxed > 0 {
-			hs.AverageTax, hs.HighestTax = pct(taxSum/float64(taxed)/100), pct(taxMax/100)
+			hs.AverageTax, hs.HighestTax = Pct(taxSum/float64(taxed)/100), Pct(taxMax/100)
 		}
 		return hs
 	}

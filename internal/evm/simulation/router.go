@@ -167,7 +167,7 @@ func (pl *realRouterPlan) decode(el rpc.BatchElem) (*analysis.EVMRouterSell, str
 			if !pl.token0 {
 				rToken, rQuote = r1, r0
 			}
-			rs.SellTax = lossPct(new(big.Int).Sub(q1, q0), quoteOut(amt, rToken, rQuote, pl.feeBps))
+			rs.SellTax = LossPct(new(big.Int).Sub(q1, q0), quoteOut(amt, rToken, rQuote, pl.feeBps))
 		}
 	}
 	switch {

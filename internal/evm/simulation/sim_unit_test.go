@@ -27,7 +27,7 @@ func TestLossPct(t *testing.T) {
 		{5, 0, nil},
 	}
 	for _, tt := range tests {
-		got := lossPct(big.NewInt(tt.got), big.NewInt(tt.want))
+		got := LossPct(big.NewInt(tt.got), big.NewInt(tt.want))
 		if fmtPtr(got) != fmtPtr(tt.pct) {
 			t.Errorf("lossPct(%d, %d) = %s, want %s", tt.got, tt.want, fmtPtr(got), fmtPtr(tt.pct))
 		}

@@ -6,7 +6,7 @@ import (
 
 	"errors"
 	"fmt"
-	"math"
+
 	"math/big"
 	"strings"
 	"sync"
@@ -351,14 +351,14 @@ func fillSimulation(res *analysis.EVMSimulation, r *SimResult, v2 bool) {
 		return
 	}
 	res.BuyGas = new(r.BuyGas.Uint64())
-	res.BuyTax = lossPct(r.BuyReceived, r.BuyExpected)
+	res.BuyTax = LossPct(r.BuyReceived, r.BuyExpected)
 	res.BuyLimit = buyLimit(r)
 	if v2 {
 		res.SelfDump = ppmPct(maxBig(r.XferDropPpm, r.SellDropPpm))
 	}
 	var errs []string
 	if r.TransferOk {
-		res.TransferTax = lossPct(r.TransferReceived, r.TransferSent)
+		res.TransferTax = LossPct(r.TransferReceived, r.TransferSent)
 	} else {
 		errs = append(errs, "transfer failed: "+revert.RevertReason(r.TransferError))
 	}
@@ -406,9 +406,9 @@ func ppmPct(v *big.Int) *float64 {
 		return nil
 	}
 	if !v.IsInt64() || v.Int64() > 1_000_000 {
-		return pct(1)
+		return Pct(1)
 	}
-	return pct(float64(v.Int64()) / 1e6)
+	return Pct(float64(v.Int64()) / 1e6)
 }
 
 func maxBig(a, b *big.Int) *big.Int {
@@ -429,7 +429,7 @@ func sellTax(r *SimResult) *float64 {
 	}
 	tokenSide, _ := new(big.Rat).SetFrac(r.SellPoolReceived, r.SellSent).Float64()
 	quoteSide, _ := new(big.Rat).SetFrac(r.SellReceived, r.SellExpected).Float64()
-	return pct(1 - tokenSide*quoteSide)
+	return Pct(1 - tokenSide*quoteSide)
 }
 
 // applyDelayedSell folds the eth_simulateV1 buy-now-sell-later result in:
@@ -471,23 +471,6 @@ func applyDelayedSell(parsed abi.ABI, res *analysis.EVMSimulation, el rpc.BatchE
 	if d := ppmPct(rs.SellDropPpm); v2 && d != nil && (res.SelfDump == nil || *d > *res.SelfDump) {
 		res.SelfDump = d
 	}
-}
-
-// lossPct is the percentage of want that did not arrive (0 when more
-// arrived); nil when want is zero.
-func lossPct(got, want *big.Int) *float64 {
-	if want == nil || got == nil || want.Sign() == 0 {
-		return nil
-	}
-	ratio, _ := new(big.Rat).SetFrac(got, want).Float64()
-	return pct(1 - ratio)
-}
-
-// pct turns a loss fraction into a percentage in [0, 100], two decimals.
-func pct(loss float64) *float64 {
-	v := math.Round(loss*10_000) / 100
-	v = math.Max(0, math.Min(100, v))
-	return &v
 }
 
 // simulatorPoolKind is the Simulator's code for a pool kind (1: V2-style

@@ -353,7 +353,7 @@ func (pl *WalletPlan) Decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSim
 		return w, ""
 	}
 	w.BuyGas = new(uint64(calls[pl.buy].GasUsed))
-	w.BuyTax = lossPct(buy.BuyReceived, buy.BuyExpected)
+	w.BuyTax = LossPct(buy.BuyReceived, buy.BuyExpected)
 	w.BuyLimit = buyLimit(buy)
 	var xferDrop *big.Int
 	if pl.sell.mark >= 0 {
@@ -369,7 +369,7 @@ func (pl *WalletPlan) Decode(parsed abi.ABI, el rpc.BatchElem) (*analysis.EVMSim
 	case !ok1 || !ok2 || !ok3 || !ok4:
 		errs = append(errs, "transfer not measured: a balance was unreadable")
 	case held.Cmp(left) > 0:
-		w.TransferTax = lossPct(new(big.Int).Sub(r1, r0), new(big.Int).Sub(held, left))
+		w.TransferTax = LossPct(new(big.Int).Sub(r1, r0), new(big.Int).Sub(held, left))
 	case pl.XferSmallest == nil || held.Cmp(pl.XferSmallest) < 0:
 		errs = append(errs, "transfer not tried: the wallet held too little")
 	default:

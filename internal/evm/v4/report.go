@@ -2,7 +2,7 @@ package v4
 
 import (
 	"fmt"
-	"math"
+
 	"math/big"
 	"strings"
 
@@ -12,6 +12,7 @@ import (
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 	"github.com/tokenrisk/tokenrisk/internal/evm/revert"
+	"github.com/tokenrisk/tokenrisk/internal/evm/simulation"
 )
 
 // PathV4 is the simulation path of a trade through a V4 pool
@@ -62,17 +63,17 @@ func (s *Simulation) Report(p Pool) *analysis.EVMSimulation {
 		return res
 	}
 	res.BuyGas = u64Ptr(s.BuyGas)
-	res.BuyTax = lossPct(s.BuyReceived, s.BuyCredit)
+	res.BuyTax = simulation.LossPct(s.BuyReceived, s.BuyCredit)
 	var notes, errs []string
 	if hooked {
 		if s.TwinOK {
-			hook.BuyFee = lossPct(s.BuyCredit, s.BuyTwin)
+			hook.BuyFee = simulation.LossPct(s.BuyCredit, s.BuyTwin)
 		} else {
 			notes = append(notes, "the hook-free twin of the V4 pool could not be built: the hook's cut is unknown")
 		}
 	}
 	if s.TransferOK {
-		res.TransferTax = lossPct(s.TransferReceived, s.TransferSent)
+		res.TransferTax = simulation.LossPct(s.TransferReceived, s.TransferSent)
 	} else {
 		errs = append(errs, "transfer failed: "+Reason(s.TransferError))
 	}
@@ -81,7 +82,7 @@ func (s *Simulation) Report(p Pool) *analysis.EVMSimulation {
 		res.SellGas = u64Ptr(s.SellGas)
 		res.SellTax = sellTax(s)
 		if hooked && s.TwinOK {
-			hook.SellFee = lossPct(s.SellCredit, s.SellTwin)
+			hook.SellFee = simulation.LossPct(s.SellCredit, s.SellTwin)
 		}
 	} else {
 		errs = append(errs, "sell failed: "+Reason(s.SellError))
@@ -104,23 +105,7 @@ func sellTax(s *Simulation) *float64 {
 	}
 	tokenSide, _ := new(big.Rat).SetFrac(s.SellPaid, s.SellSent).Float64()
 	quoteSide, _ := new(big.Rat).SetFrac(s.SellReceived, s.SellCredit).Float64()
-	return pct(1 - tokenSide*quoteSide)
-}
-
-// lossPct is the percentage of want that did not arrive (0 when more did);
-// nil when want is zero or unknown.
-func lossPct(got, want *big.Int) *float64 {
-	if want == nil || got == nil || want.Sign() == 0 {
-		return nil
-	}
-	ratio, _ := new(big.Rat).SetFrac(got, want).Float64()
-	return pct(1 - ratio)
-}
-
-func pct(loss float64) *float64 {
-	v := math.Round(loss*10_000) / 100
-	v = math.Max(0, math.Min(100, v))
-	return &v
+	return simulation.Pct(1 - tokenSide*quoteSide)
 }
 
 func boolPtr(v bool) *bool    { return &v }
