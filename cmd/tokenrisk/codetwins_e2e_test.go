@@ -35,12 +35,14 @@ func TestCodeTwinsEndToEnd(t *testing.T) {
 		} `json:"risk_flags"`
 		Contract struct {
 			Twins *struct {
-				Fingerprint string
-				Count       int
-				Critical    int
-				Harms       map[string]int
-				Record      string
-				Examples    []struct {
+				Fingerprint    string
+				Dispatcher     *string
+				SameDispatcher *int `json:"same_dispatcher"`
+				Count          int
+				Critical       int
+				Harms          map[string]int
+				Record         string
+				Examples       []struct {
 					Address string
 					ScanID  string `json:"scan_id"`
 				}
@@ -59,6 +61,11 @@ func TestCodeTwinsEndToEnd(t *testing.T) {
 		}
 		if rep.Contract.Twins == nil || !strings.HasPrefix(rep.Contract.Twins.Fingerprint, "cp1_") {
 			t.Fatalf("scan %s: code_twins %+v, want the code's fingerprint", address, rep.Contract.Twins)
+		}
+		// The dispatcher is read from the record too: a count, never null
+		// beside a dispatcher fingerprint.
+		if tw := rep.Contract.Twins; tw.Dispatcher == nil || tw.SameDispatcher == nil {
+			t.Fatalf("scan %s: dispatcher %v same_dispatcher %v, want both", address, tw.Dispatcher, tw.SameDispatcher)
 		}
 		return rep
 	}

@@ -96,7 +96,7 @@ func (c *Checker) Judge(ctx context.Context, f Facts) Verdict {
 		return v
 	}
 	rel, err := c.record.RelatedTokens(ctx, store.RelatedQuery{Chain: f.Chain, Address: f.Address, Creator: f.Creator, PoolCreator: f.PoolCreator,
-		Code: f.Code, Limit: RelatedLimit})
+		Code: f.Code, Dispatcher: f.Dispatcher, Limit: RelatedLimit})
 	if err != nil {
 		v.Unchecked = append(v.Unchecked, risk.CheckCreatorHistory)
 		v.Warnings = append(v.Warnings, fmt.Sprintf("creator_history: the record of the creator's tokens and the code's twins could not be read: %v", err))
@@ -107,6 +107,7 @@ func (c *Checker) Judge(ctx context.Context, f Facts) Verdict {
 	}
 	if v.CodeTwins != nil {
 		twinsVerdict(&v, rel.ByCode, rel.CodeTally)
+		sameDispatcher(v.CodeTwins, rel)
 	}
 	return v
 }
@@ -128,7 +129,7 @@ func (c *Checker) Record(ctx context.Context, o Outcome) error {
 		return nil
 	}
 	return c.record.RecordToken(ctx, store.Token{
-		Chain: o.Chain, Address: o.Address, Creator: o.Creator, PoolCreator: o.PoolCreator, Code: o.Code, ScanID: o.ScanID, Level: o.Level,
+		Chain: o.Chain, Address: o.Address, Creator: o.Creator, PoolCreator: o.PoolCreator, Code: o.Code, Dispatcher: o.Dispatcher, ScanID: o.ScanID, Level: o.Level,
 		Harm: HarmOfScan(o.Flags, o.Pools), Flags: LevelFlags(o.Flags), ScannedAt: o.ScannedAt,
 	})
 }

@@ -42,6 +42,14 @@ type CodeTwins struct {
 	// Examples are up to RelatedLimit twins, the proven harms first,
 	// then the newest.
 	Examples []Twin `json:"examples"`
+	// SameDispatcher is how many other scanned tokens, on any chain,
+	// compare calldata against the same selector set with other code
+	// (null when the record was not read or the code has no dispatcher);
+	// SameDispatcherCapped says there are at least that many. Weaker
+	// evidence than a twin: the same functions, not the same code; it
+	// raises no flag.
+	SameDispatcher       *int `json:"same_dispatcher"`
+	SameDispatcherCapped bool `json:"same_dispatcher_capped"`
 }
 
 // Twin is one scanned token sharing the code: its latest verdict, the
@@ -142,6 +150,17 @@ func twinsVerdict(v *Verdict, twins []store.Token, tally store.CodeTally) {
 		}
 		v.Flags = append(v.Flags, f.WithValue(float64(count)))
 	}
+}
+
+// sameDispatcher fills ct's same_dispatcher from the record (left null
+// when the code has no dispatcher fingerprint). It is info only: a
+// selector set is shared by every plain token of a standard.
+func sameDispatcher(ct *CodeTwins, rel store.Related) {
+	if ct.Dispatcher == nil {
+		return
+	}
+	n := rel.SameDispatcher
+	ct.SameDispatcher, ct.SameDispatcherCapped = &n, rel.SameDispatcherCapped
 }
 
 // codeHarm reports whether a twin's harm says something of the code they

@@ -105,3 +105,45 @@ func TestCodeTwins(t *testing.T) {
 		t.Fatalf("no fingerprint: code_twins %+v, want nil", v.CodeTwins)
 	}
 }
+
+// TestSameDispatcher: tokens with the token's selector set and other
+// code are counted, a harmful one among them included, and raise no
+// flag: the same functions are not the same code.
+func TestSameDispatcher(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "h.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	reg, err := chains.Parse(chains.Shipped())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := reputation.New(reg, st)
+	at := time.Date(2026, 11, 28, 7, 0, 0, 0, time.UTC)
+	token := func(i int, code string) reputation.Facts {
+		return reputation.Facts{Chain: "ethereum", Address: fmt.Sprintf("0x%040x", i), Creator: fmt.Sprintf("0x%040x", 0xc000+i),
+			Code: code, Dispatcher: "ds1_erc20"}
+	}
+	for i, code := range []string{"cp1_a", "cp1_b", "cp1_c"} {
+		var flags []risk.Flag
+		if i == 0 {
+			flags = append(flags, risk.NewFlag(risk.HoneypotCannotSell, "", ""))
+		}
+		if err := c.Record(ctx, reputation.Outcome{Facts: token(i, code), ScanID: fmt.Sprintf("scn_%d", i), Level: "low", Flags: flags, ScannedAt: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := c.Judge(ctx, token(9, "cp1_c"))
+	ct := v.CodeTwins
+	if ct.SameDispatcher == nil || *ct.SameDispatcher != 2 || ct.SameDispatcherCapped || *ct.Count != 1 || len(v.Flags) != 0 {
+		t.Fatalf("code_twins %+v flags %+v, want 1 twin, 2 tokens with the same dispatcher and no flag", ct, v.Flags)
+	}
+	// No dispatcher fingerprint: nothing to compare, null.
+	f := token(10, "cp1_c")
+	f.Dispatcher = ""
+	if v := c.Judge(ctx, f); v.CodeTwins.SameDispatcher != nil {
+		t.Fatalf("no dispatcher: same_dispatcher %d, want null", *v.CodeTwins.SameDispatcher)
+	}
+}

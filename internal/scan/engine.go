@@ -415,7 +415,7 @@ func (e *Engine) record(ctx context.Context, r *Report) {
 	if m, ok := r.DeployerAnalysis.Evidence.(map[string]json.RawMessage); ok {
 		_ = json.Unmarshal(m["creator_keys"], &keys)
 	}
-	var twins struct{ Fingerprint string }
+	var twins struct{ Fingerprint, Dispatcher string }
 	if m, ok := r.ContractAnalysis.Evidence.(map[string]json.RawMessage); ok {
 		_ = json.Unmarshal(m["code_twins"], &twins)
 	}
@@ -428,7 +428,7 @@ func (e *Engine) record(ctx context.Context, r *Report) {
 	}
 	_ = e.reputation.Record(context.WithoutCancel(ctx), reputation.Outcome{
 		Facts: reputation.Facts{Chain: r.Chain, Address: r.Address, Name: r.TokenName, Symbol: r.TokenSymbol,
-			Creator: keys.Creator, PoolCreator: keys.PoolCreator, Code: twins.Fingerprint},
+			Creator: keys.Creator, PoolCreator: keys.PoolCreator, Code: twins.Fingerprint, Dispatcher: twins.Dispatcher},
 		ScanID: r.ScanID, Level: string(r.RiskLevel), Flags: r.RiskFlags, ScannedAt: r.ScannedAt, Pools: pools,
 	})
 }

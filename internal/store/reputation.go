@@ -19,10 +19,11 @@ type Token struct {
 	// records one ("" when unknown): a second key, matched one way only
 	// (see RelatedQuery).
 	PoolCreator string
-	// Code is the code fingerprint ("" when unknown).
-	Code   string
-	ScanID string
-	Level  string
+	// Code is the code fingerprint ("" when unknown); Dispatcher the
+	// fingerprint of its selector set ("" when unknown).
+	Code, Dispatcher string
+	ScanID           string
+	Level            string
 	// Harm is the proven harm the scan found ("honeypot", "seizure",
 	// "hidden_mint", "rugged", "hook_honeypot"), or "".
 	Harm string
@@ -44,8 +45,9 @@ type RelatedQuery struct {
 	// whose pool it created, and those whose creator created this
 	// token's pool; never two tokens whose pools share only a creator.
 	Creator, PoolCreator string
-	// Code is the token's code fingerprint ("" when unknown).
-	Code string
+	// Code is the token's code fingerprint ("" when unknown); Dispatcher
+	// its selector-set fingerprint ("" when unknown).
+	Code, Dispatcher string
 	// Limit bounds each list.
 	Limit int
 }
@@ -61,6 +63,11 @@ type Related struct {
 	// CodeTally counts every twin of the code (not only ByCode's),
 	// read in the same query.
 	CodeTally CodeTally
+	// SameDispatcher counts the scanned tokens with the same dispatcher
+	// fingerprint and other code (never the token itself), at most
+	// DispatcherTallyCap; SameDispatcherCapped says there may be more.
+	SameDispatcher       int
+	SameDispatcherCapped bool
 }
 
 // TwinTallyCap bounds how many of a code's twins RelatedTokens counts:
@@ -95,6 +102,21 @@ func (c *CodeTally) Add(level, harm string, n int) {
 		c.Harms[harm] += n
 	}
 	c.Capped = c.Twins >= TwinTallyCap
+}
+
+// DispatcherTallyCap bounds the count of tokens sharing a dispatcher
+// with other code. A standard's selector set is shared by most of its
+// plain tokens, so the count is weak evidence and kept cheap: the stores
+// walk at most twice this many index entries (counting up to the cap
+// walked a thousand entries each side and tripled the query's time at a
+// million tokens).
+const DispatcherTallyCap = 100
+
+// SetSameDispatcher keeps n (the stores' dispatcher row: two ranges,
+// each up to DispatcherTallyCap) as SameDispatcher, capped.
+func (r *Related) SetSameDispatcher(n int) {
+	r.SameDispatcher = min(n, DispatcherTallyCap)
+	r.SameDispatcherCapped = n >= DispatcherTallyCap
 }
 
 // Reputation keeps every scanned token's verdict, creator and code

@@ -14,7 +14,7 @@ var _ store.Reputation = (*Store)(nil)
 // RecordToken implements store.Reputation.
 func (s *Store) RecordToken(ctx context.Context, t store.Token) error {
 	_, err := s.recordToken.ExecContext(ctx,
-		t.Chain, t.Address, t.Creator, t.Code, t.ScanID, t.Level, t.Harm, strings.Join(t.Flags, ","), t.ScannedAt.UnixMicro(), t.PoolCreator)
+		t.Chain, t.Address, t.Creator, t.Code, t.ScanID, t.Level, t.Harm, strings.Join(t.Flags, ","), t.ScannedAt.UnixMicro(), t.PoolCreator, t.Dispatcher)
 	if err != nil {
 		return fmt.Errorf("sqlite: record token: %w", err)
 	}
@@ -22,11 +22,11 @@ func (s *Store) RecordToken(ctx context.Context, t store.Token) error {
 }
 
 // recordTokenQuery replaces a token's row unless it holds a newer scan.
-const recordTokenQuery = `INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at, pool_creator)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+const recordTokenQuery = `INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at, pool_creator, dispatcher)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (chain, address) DO UPDATE SET creator = excluded.creator, code = excluded.code, scan_id = excluded.scan_id,
     level = excluded.level, harm = excluded.harm, flags = excluded.flags, scanned_at = excluded.scanned_at,
-    pool_creator = excluded.pool_creator
+    pool_creator = excluded.pool_creator, dispatcher = excluded.dispatcher
 WHERE excluded.scanned_at >= tokens.scanned_at`
 
 // relatedQuery reads, in one statement, a creator's tokens by three keys
@@ -34,8 +34,14 @@ WHERE excluded.scanned_at >= tokens.scanned_at`
 // creator made this token's pool) and a code's twins, each branch
 // walking its index backwards (proven harms, then the newest) and
 // stopping at the limit; the tally's rows count all the code's twins
-// (up to store.TwinTallyCap) by harm and critical level (n). ?1 chain,
-// ?2 address, ?3 creator, ?4 code, ?5 limit, ?6 pool creator, ?7 tally cap.
+// (up to store.TwinTallyCap) by harm and critical level (n), and the
+// dispatcher's row the tokens with the same selector set and other code
+// (two ranges of the index's own columns, below and above the code,
+// each up to store.DispatcherTallyCap: a template's own twins are never
+// walked; the token's own row, when its code was another, taken off by
+// its key). ?1 chain, ?2 address, ?3
+// creator, ?4 code, ?5 limit, ?6 pool creator, ?7 tally cap, ?8
+// dispatcher, ?9 dispatcher cap.
 const relatedQuery = `SELECT * FROM (SELECT 'creator', ?3, 0, chain, address, creator, pool_creator, code, scan_id, level, harm, flags, scanned_at, 1
   FROM tokens WHERE chain = ?1 AND creator = ?3 AND ?3 <> '' AND creator <> '' AND address <> ?2
   ORDER BY harm DESC, scanned_at DESC LIMIT ?5)
@@ -55,15 +61,21 @@ UNION ALL
 SELECT 'tally', '', 0, '', '', '', '', '', '', critical, harm, '', 0, count(*) FROM (SELECT harm, CASE WHEN level = 'critical' THEN level ELSE '' END AS critical
   FROM tokens WHERE code = ?4 AND ?4 <> '' AND code <> '' AND NOT (chain = ?1 AND address = ?2)
   ORDER BY harm DESC, scanned_at DESC LIMIT ?7)
-GROUP BY harm, critical`
+GROUP BY harm, critical
+UNION ALL
+SELECT 'dispatcher', '', 0, '', '', '', '', '', '', '', '', '', 0,
+  (SELECT count(*) FROM (SELECT 1 FROM tokens WHERE dispatcher = ?8 AND dispatcher <> '' AND code < ?4 LIMIT ?9)) +
+  (SELECT count(*) FROM (SELECT 1 FROM tokens WHERE dispatcher = ?8 AND dispatcher <> '' AND code > ?4 LIMIT ?9)) -
+  (SELECT count(*) FROM tokens WHERE chain = ?1 AND address = ?2 AND dispatcher = ?8 AND code <> ?4)
+  WHERE ?8 <> ''`
 
 // RelatedTokens implements store.Reputation.
 func (s *Store) RelatedTokens(ctx context.Context, q store.RelatedQuery) (store.Related, error) {
 	var out store.Related
-	if q.Creator == "" && q.PoolCreator == "" && q.Code == "" {
+	if q.Creator == "" && q.PoolCreator == "" && q.Code == "" && q.Dispatcher == "" {
 		return out, nil
 	}
-	rows, err := s.related.QueryContext(ctx, q.Chain, q.Address, q.Creator, q.Code, q.Limit, q.PoolCreator, store.TwinTallyCap)
+	rows, err := s.related.QueryContext(ctx, q.Chain, q.Address, q.Creator, q.Code, q.Limit, q.PoolCreator, store.TwinTallyCap, q.Dispatcher, store.DispatcherTallyCap)
 	if err != nil {
 		return out, fmt.Errorf("sqlite: related tokens: %w", err)
 	}
@@ -87,6 +99,8 @@ func (s *Store) RelatedTokens(ctx context.Context, q store.RelatedQuery) (store.
 		case "code":
 			t.Via = ""
 			out.ByCode = append(out.ByCode, t)
+		case "dispatcher":
+			out.SetSameDispatcher(n)
 		default:
 			out.CodeTally.Add(t.Level, t.Harm, int(n))
 		}

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -154,5 +155,45 @@ func testReputationPoolCreator(t *testing.T, s store.Store) {
 	}
 	if a := addresses(got.ByCreator); !slices.Equal(a, []string{"S2", "S1"}) {
 		t.Errorf("creator and pool creator C, limit 2: %v, want [S2 S1]", a)
+	}
+}
+
+// testReputationDispatcher: the tokens with the same dispatcher and other
+// code are counted, on any chain; the code's own twins and the token
+// itself are not.
+func testReputationDispatcher(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	r := reputationStore(t, s)
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	for i, tok := range []store.Token{
+		{Chain: "ethereum", Address: "0xD1", Code: "cp_a", Dispatcher: "ds_x"},
+		{Chain: "ethereum", Address: "0xD2", Code: "cp_a", Dispatcher: "ds_x"}, // a twin, not counted
+		{Chain: "ethereum", Address: "0xD3", Code: "cp_b", Dispatcher: "ds_x"},
+		{Chain: "bsc", Address: "0xD4", Code: "cp_0", Dispatcher: "ds_x"},
+		{Chain: "ethereum", Address: "0xD5", Code: "cp_c", Dispatcher: "ds_y"},
+		{Chain: "ethereum", Address: "0xD6", Code: "cp_d"},
+	} {
+		tok.ScanID, tok.Level, tok.ScannedAt = fmt.Sprintf("scn_d%d", i), "low", at(i)
+		if err := r.RecordToken(ctx, tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		q    store.RelatedQuery
+		want int
+	}{
+		{"a new token of the code", store.RelatedQuery{Chain: "ethereum", Address: "0xD9", Code: "cp_a", Dispatcher: "ds_x", Limit: 5}, 2},
+		{"a recorded token", store.RelatedQuery{Chain: "ethereum", Address: "0xD3", Code: "cp_b", Dispatcher: "ds_x", Limit: 5}, 3},
+		{"another selector set", store.RelatedQuery{Chain: "ethereum", Address: "0xD9", Code: "cp_a", Dispatcher: "ds_z", Limit: 5}, 0},
+		{"no dispatcher", store.RelatedQuery{Chain: "ethereum", Address: "0xD9", Code: "cp_a", Limit: 5}, 0},
+	} {
+		got, err := r.RelatedTokens(ctx, c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.SameDispatcher != c.want || got.SameDispatcherCapped {
+			t.Errorf("%s: same dispatcher %d (capped %v), want %d", c.name, got.SameDispatcher, got.SameDispatcherCapped, c.want)
+		}
 	}
 }

@@ -16,24 +16,27 @@ import (
 )
 
 // reputationRows is the size of the generated record: a million scanned
-// tokens, five per creator, a hundred per code fingerprint, one in seven
-// a proven honeypot.
+// tokens, five per creator, a hundred per code fingerprint, five thousand
+// per dispatcher fingerprint (fifty codes with one selector set, as a
+// standard's plain tokens: the dispatcher's count reaches its cap), one in
+// seven a proven honeypot.
 const reputationRows = 1_000_000
 
 // The generated rows, as SQL over a row number i (SQLite's printf and
 // PostgreSQL's format write the same text).
 const (
 	sqliteSeed = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
-INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at) SELECT 'ethereum', printf('0x%%040x', i), printf('0xc%%039x', i / 5), printf('f%%d', i / 100),
+INSERT INTO tokens (chain, address, creator, code, dispatcher, scan_id, level, harm, flags, scanned_at) SELECT 'ethereum', printf('0x%%040x', i), printf('0xc%%039x', i / 5), printf('f%%d', i / 100), printf('d%%d', i / 5000),
   printf('scn_%%d', i), CASE WHEN i %% 7 = 0 THEN 'critical' ELSE 'low' END, CASE WHEN i %% 7 = 0 THEN 'honeypot' ELSE '' END,
   CASE WHEN i %% 7 = 0 THEN 'HONEYPOT_CANNOT_SELL' ELSE '' END, 1764300000000000 + i FROM n`
-	postgresSeed = `INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at) SELECT 'ethereum', '0x' || lpad(to_hex(i), 40, '0'), '0xc' || lpad(to_hex(i / 5), 39, '0'), 'f' || (i / 100),
+	postgresSeed = `INSERT INTO tokens (chain, address, creator, code, dispatcher, scan_id, level, harm, flags, scanned_at) SELECT 'ethereum', '0x' || lpad(to_hex(i), 40, '0'), '0xc' || lpad(to_hex(i / 5), 39, '0'), 'f' || (i / 100), 'd' || (i / 5000),
   'scn_' || i, CASE WHEN i %% 7 = 0 THEN 'critical' ELSE 'low' END, CASE WHEN i %% 7 = 0 THEN 'honeypot' ELSE '' END,
   CASE WHEN i %% 7 = 0 THEN 'HONEYPOT_CANNOT_SELL' ELSE '' END, to_timestamp(1764300000 + i) FROM generate_series(0, %d) AS i`
 )
 
 // BenchmarkRelatedTokens measures the one query an uncached scan adds
-// (the creator's other tokens, the code's twins and their tally) against a record of
+// (the creator's other tokens, the code's twins and their tally, the
+// dispatcher's count) against a record of
 // a million tokens, on SQLite and (with TOKENRISK_TEST_POSTGRES) on
 // PostgreSQL. Seeding takes a while: run it alone, -benchtime small.
 func BenchmarkRelatedTokens(b *testing.B) {
@@ -89,15 +92,19 @@ func BenchmarkRelatedTokens(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				// A token the record has not seen, by a creator with five
-				// tokens, whose code has a hundred twins.
+				// tokens, whose code has a hundred twins and whose selector
+				// set 4,900 tokens of other code share.
 				k := (i * 7919) % reputationRows
 				i++
-				rel, err := r.RelatedTokens(ctx, store.RelatedQuery{Chain: "ethereum", Address: "0xnew", Creator: fmt.Sprintf("0xc%039x", k/5), Code: fmt.Sprintf("f%d", k/100), Limit: 20})
+				rel, err := r.RelatedTokens(ctx, store.RelatedQuery{Chain: "ethereum", Address: "0xnew", Creator: fmt.Sprintf("0xc%039x", k/5), Code: fmt.Sprintf("f%d", k/100),
+					Dispatcher: fmt.Sprintf("d%d", k/5000), Limit: 20})
 				if err != nil {
 					b.Fatal(err)
 				}
-				if len(rel.ByCreator) != 5 || len(rel.ByCode) != 20 || rel.CodeTally.Twins != 100 || rel.CodeTally.Critical != rel.CodeTally.Harms["honeypot"] || rel.CodeTally.Critical < 14 {
-					b.Fatalf("read %d by creator, %d by code and tally %+v, want 5, 20 and 100 twins of which the honeypots critical", len(rel.ByCreator), len(rel.ByCode), rel.CodeTally)
+				if len(rel.ByCreator) != 5 || len(rel.ByCode) != 20 || rel.CodeTally.Twins != 100 || rel.CodeTally.Critical != rel.CodeTally.Harms["honeypot"] || rel.CodeTally.Critical < 14 ||
+					rel.SameDispatcher != store.DispatcherTallyCap || !rel.SameDispatcherCapped {
+					b.Fatalf("read %d by creator, %d by code, tally %+v and %d same dispatcher, want 5, 20, 100 twins of which the honeypots critical and the capped %d",
+						len(rel.ByCreator), len(rel.ByCode), rel.CodeTally, rel.SameDispatcher, store.DispatcherTallyCap)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/scan")

@@ -52,6 +52,7 @@ func Run(t *testing.T, open Open) {
 		{"WatchLease", testWatchLease},
 		{"Reputation", testReputation},
 		{"ReputationPoolCreator", testReputationPoolCreator},
+		{"ReputationDispatcher", testReputationDispatcher},
 	}
 	for _, wt := range webhookTests {
 		tests = append(tests, struct {
