@@ -39,7 +39,10 @@
 // (adapter.go): detection fused with collection (code, proxy slots, the
 // first storage slots, the lens and the V4 PoolManagers' Initialize logs,
 // on every enabled chain at once), then the simulation with the proxy
-// details and the V4 pools' state and simulations, then the privilege
+// details, the V4 pools' state and simulations and the slots the code
+// compares msg.sender with past the first (probe/guard.go: their
+// addresses are the privileged callers the code really gates on, named
+// by the code that arrived in round trip 1), then the privilege
 // probes with the holders' and creator's accounts and the real holders'
 // sells (holdersells.go: the top holders and last buyers of the holder
 // rebuild, each selling from its own address in an eth_simulateV1 of that

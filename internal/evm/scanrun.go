@@ -163,6 +163,12 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		rt2.add(pe)
 		proxyDecode = dec
 	}
+	known := map[uint64][]byte{}
+	if s.words != nil {
+		known = s.words()
+	}
+	guardElems, guardDecode := probe.GuardSlotCalls(r.token, report, known)
+	rt2.add(guardElems)
 	v4r := r.v4Calls(&rt2)
 	hr := r.hookReads(ctx, &rt2)
 	rtt2Start := time.Now()
@@ -214,6 +220,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	var rt3 batchPlan
 	var probeDecode func() (*analysis.EVMProbeFacts, error)
 	pr := r.probeRequest(codeReport, owner, stored, creator, holder.TopHolders(ho.scan))
+	pr.Guards = guardDecode(codeReport)
 	pr.Grant = probeGrant(sim, lens)
 	if pe, dec, err := probe.ProbeCalls(pr); err != nil {
 		r.warn("contract: probes not built (%s)", node.SafeErr(err))
@@ -226,6 +233,9 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	var sells *holderSellsPlan
 	privileged := func() []common.Address {
 		out := slices.Clone(stored)
+		for _, g := range pr.Guards {
+			out = append(out, g.Addr)
+		}
 		for _, a := range []*common.Address{owner, creator} {
 			if a != nil {
 				out = append(out, *a)

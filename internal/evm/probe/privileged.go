@@ -1,7 +1,11 @@
 package probe
 
 import (
+	"math/big"
 	"sort"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 )
@@ -39,7 +43,11 @@ func (v *verdicts) privileged() []analysis.EVMPrivilegedAddress {
 			if !ok {
 				i = len(out)
 				index[key.caller] = i
-				out = append(out, analysis.EVMPrivilegedAddress{Address: key.caller.addr.Hex(), Role: key.caller.role, Powers: []string{}})
+				a := analysis.EVMPrivilegedAddress{Address: key.caller.addr.Hex(), Role: key.caller.role, Powers: []string{}}
+				if key.caller.slot != (common.Hash{}) || key.caller.role == RoleGuard {
+					a.Slot = hexutil.EncodeBig(new(big.Int).SetBytes(key.caller.slot[:]))
+				}
+				out = append(out, a)
 			}
 			if !containsString(out[i].Powers, e.capability) {
 				out[i].Powers = append(out[i].Powers, e.capability)

@@ -85,8 +85,11 @@ type ProbeRequest struct {
 	Code bytecode.CodeReport
 	// Owner is the live owner (nil when renounced, absent or unknown).
 	Owner *common.Address
-	// Stored are addresses read from the token's storage (hidden owner
+	// Guards are the addresses in the slots the code compares msg.sender
+	// with (see GuardSlotCalls), probed before Stored, the other
+	// addresses read from the token's first slots (hidden owner
 	// candidates; see StorageCandidateCalls); Creator the deployer.
+	Guards  []Guard
 	Stored  []common.Address
 	Creator *common.Address
 	// Donors hold tokens that can fund the victim (owner, creator, top
@@ -232,6 +235,8 @@ var donorContract = sync.OnceValues(func() (contracts.Compiled, error) {
 type probeCaller struct {
 	addr common.Address
 	role string
+	// slot is where a guard's address was read (zero for the others).
+	slot common.Hash
 }
 
 // ProbeCalls builds the probes' batch elements and the decoder of their
@@ -457,34 +462,40 @@ func anyTrue(b []bool) bool {
 	return false
 }
 
-// probeCallers lists who to probe from: the live owner, stored addresses,
-// the creator (each once, never a burn or excluded address), and last the
-// control caller.
+// ProbeCallers lists who to probe from: the live owner, the guards (most
+// used slot first) then the other stored addresses (maxStoredCallers of
+// them together), the creator (each once, never a burn or excluded
+// address), and last the control caller.
 func ProbeCallers(req ProbeRequest) []probeCaller {
 	seen := map[common.Address]bool{req.Token: true, req.Pool: true, ProbeVictim: true, ProbeSink: true, ProbeAnyone: true}
 	for _, a := range req.Exclude {
 		seen[a] = true
 	}
 	var out []probeCaller
-	add := func(a common.Address, role string) bool {
-		if seen[a] || holder.IsBurn(a) || isPrecompile(a) {
+	add := func(c probeCaller) bool {
+		if seen[c.addr] || holder.IsBurn(c.addr) || isPrecompile(c.addr) {
 			return false
 		}
-		seen[a] = true
-		out = append(out, probeCaller{addr: a, role: role})
+		seen[c.addr] = true
+		out = append(out, c)
 		return true
 	}
 	if req.Owner != nil {
-		add(*req.Owner, RoleOwner)
+		add(probeCaller{addr: *req.Owner, role: RoleOwner})
 	}
 	n := 0
+	for _, g := range req.Guards {
+		if n < maxStoredCallers && add(probeCaller{addr: g.Addr, role: RoleGuard, slot: g.Slot}) {
+			n++
+		}
+	}
 	for _, a := range req.Stored {
-		if n < maxStoredCallers && add(a, RoleStored) {
+		if n < maxStoredCallers && add(probeCaller{addr: a, role: RoleStored}) {
 			n++
 		}
 	}
 	if req.Creator != nil {
-		add(*req.Creator, RoleCreator)
+		add(probeCaller{addr: *req.Creator, role: RoleCreator})
 	}
 	return append(out, probeCaller{addr: ProbeAnyone, role: RoleAnyone})
 }

