@@ -134,8 +134,11 @@
 //     concentrated liquidity); the simulation of the deepest pool with
 //     liquidity whose simulation ran decides, the V2/V3 one or a V4 one
 //     (path v4: the hook's cut apart from the token's tax, weighed with it
-//     in the tax flags); another pool's different answer is a note. See
-//     docs/uniswap-v4.md.
+//     in the tax flags); another pool's different answer is a note. A V4
+//     pool has a wallet path too (v4/wallet.go: a wallet without code buys
+//     and sells through our V4WalletRouter, the sell pulled by
+//     transferFrom during the settle), which decides buying and selling
+//     as for V2/V3. See docs/uniswap-v4.md.
 //   - A pool's age is the time of the first Transfer of the token into it,
 //     from the holder rebuild's logs (where the node reports block times).
 //   - Without an explorer, the creator is the first mint's recipient,

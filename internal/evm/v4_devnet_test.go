@@ -96,6 +96,11 @@ func checkV4Sim(t *testing.T, r *scan.Report, kind string, canSell bool, hookPct
 	}
 	checkBool(t, "can_buy", s.CanBuy, new(true))
 	checkBool(t, "can_sell", s.CanSell, new(canSell))
+	for _, n := range s.Notes {
+		if strings.Contains(n, "did not run") || strings.Contains(n, "wallet") {
+			t.Errorf("note %q: the wallet path through the V4 pool did not run or disagreed", n)
+		}
+	}
 	near(t, "buy_tax", s.BuyTax, 0, 0.5)
 	near(t, "transfer_tax", s.TransferTax, 0, 0.5)
 	if tok.Hook == "" {

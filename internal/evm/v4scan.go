@@ -3,6 +3,7 @@ package evm
 import (
 	"github.com/tokenrisk/tokenrisk/internal/evm/node"
 	"github.com/tokenrisk/tokenrisk/internal/evm/pool"
+	"github.com/tokenrisk/tokenrisk/internal/evm/simulation"
 	v4 "github.com/tokenrisk/tokenrisk/internal/evm/v4"
 
 	"fmt"
@@ -120,6 +121,10 @@ type v4Round struct {
 type v4SimCall struct {
 	pool   int // index in search.pools
 	decode func() (*v4.Simulation, error)
+	// wallet decodes the wallet path through the pool; nil when it was
+	// not planned (walletNote says why).
+	wallet     func() (*analysis.EVMSimulation, string)
+	walletNote string
 }
 
 // v4Calls plans round trip 2's V4 calls into plan.
@@ -153,6 +158,14 @@ func (r *scanRun) v4Calls(plan *batchPlan) *v4Round {
 		vr.states = append(vr.states, sc)
 		plan.add(sc.Elems())
 	}
+	var wrapped common.Address
+	if w, ok := r.s.chain.Wrapped(); ok {
+		wrapped = common.HexToAddress(w.Address)
+	}
+	var blockTime uint64
+	if r.s.lens != nil {
+		blockTime = r.s.lens.Timestamp
+	}
 	for i := range min(len(vs.pools), maxV4Simulations) {
 		elems, decode, err := v4.SimulationCall(v4.SimulationRequest{Pool: vs.pools[i], Token: r.token})
 		if err != nil {
@@ -160,7 +173,16 @@ func (r *scanRun) v4Calls(plan *batchPlan) *v4Round {
 			continue
 		}
 		plan.add(elems)
-		vr.sims = append(vr.sims, v4SimCall{pool: i, decode: decode})
+		sc := v4SimCall{pool: i, decode: decode}
+		welems, wdecode, err := v4.WalletCall(v4.WalletRequest{Pool: vs.pools[i], Token: r.token, Wrapped: wrapped,
+			BlockTime: blockTime, DelayedSell: simulation.DefaultDelayedSell})
+		if err != nil {
+			sc.walletNote = node.SafeErr(err)
+		} else {
+			plan.add(welems)
+			sc.wallet = wdecode
+		}
+		vr.sims = append(vr.sims, sc)
 	}
 	return vr
 }
@@ -219,6 +241,9 @@ func (r *scanRun) v4Apply(vr *v4Round, answered bool) *v4Facts {
 			f.Sims[p.ID] = sim
 			rep = sim.Report(p)
 		}
+		if answered {
+			rep = v4Wallet(rep, sc)
+		}
 		f.Reports[p.ID] = rep
 	}
 	if len(vs.pools) == 0 {
@@ -245,6 +270,16 @@ func (r *scanRun) v4Apply(vr *v4Round, answered bool) *v4Facts {
 	r.s.pools = append(r.s.pools, listed...)
 	pool.SortDeepest(r.s.pools)
 	return f
+}
+
+// v4Wallet folds the wallet path through a pool into its contract
+// simulation (v4.Combine: the wallet decides buying and selling).
+func v4Wallet(contract *analysis.EVMSimulation, sc v4SimCall) *analysis.EVMSimulation {
+	if sc.wallet == nil {
+		return v4.Combine(contract, nil, sc.walletNote)
+	}
+	w, note := sc.wallet()
+	return v4.Combine(contract, w, note)
 }
 
 // chooseSimulation picks the simulation that decides: that of the deepest

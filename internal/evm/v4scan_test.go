@@ -14,7 +14,8 @@ import (
 
 // A token that is a currency of many V4 pools (a stablecoin is one of
 // thousands) costs a bounded scan: the state of 64 pools is read, those
-// against the native coin or a quote token first, 4 are simulated, the
+// against the native coin or a quote token first, 4 are simulated (each
+// by the contract and the wallet path), the
 // 8 deepest are listed, and warnings say so.
 func TestV4PoolsBounded(t *testing.T) {
 	token := common.HexToAddress("0x00000000000000000000000000000000000a11ce")
@@ -36,8 +37,10 @@ func TestV4PoolsBounded(t *testing.T) {
 	r := &scanRun{token: token, s: &sighting{chain: ch, plan: pool.NewLensPlan(ch, token, nil), v4: vs}}
 	var plan batchPlan
 	vr := r.v4Calls(&plan)
-	if len(vr.states) != 1 || len(vr.sims) != 4 || len(plan.elems) != 5 {
-		t.Fatalf("%d state reads, %d simulations, %d calls; want 1, 4, 5", len(vr.states), len(vr.sims), len(plan.elems))
+	// Each simulated pool has its contract path (eth_call) and its wallet
+	// path (eth_simulateV1).
+	if len(vr.states) != 1 || len(vr.sims) != 4 || len(plan.elems) != 9 {
+		t.Fatalf("%d state reads, %d simulations, %d calls; want 1, 4, 9", len(vr.states), len(vr.sims), len(plan.elems))
 	}
 	for _, sc := range vr.sims {
 		if vs.pools[sc.pool].Key.Other(token) != quote {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"math/big"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tokenrisk/tokenrisk/contracts"
@@ -184,4 +187,78 @@ func cutBps(got, twin *big.Int) int64 {
 	d := new(big.Int).Mul(new(big.Int).Sub(twin, got), big.NewInt(20_000))
 	d.Div(d, twin)
 	return (d.Int64() + 1) / 2
+}
+
+// A fresh wallet trades through each V4 kind as a user does: it buys
+// through a router holding the PoolManager's lock, approves it and sells
+// its whole holding, pulled by transferFrom during the settle. The tokens
+// are clean (0% taxes both ways); the trap hook refuses the sell (now and
+// one DelayedSell later), naming itself.
+func TestWalletOnDevnet(t *testing.T) {
+	dn, c := startDevnet(t)
+	m := dn.Manifest()
+	manager := common.HexToAddress(m.PoolManager)
+	tests := []struct {
+		kind    string
+		canSell bool
+	}{
+		{"v4_clean", true},
+		{"v4_hook_fee_capped", true},
+		{"v4_hook_fee_changeable", true},
+		{"v4_hook_sell_blocked", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind, func(t *testing.T) {
+			tok, _ := m.Token(tt.kind)
+			token := common.HexToAddress(tok.Address)
+			pools := findPools(t, c, manager, token)
+			if len(pools) != 1 {
+				t.Fatalf("%d pools", len(pools))
+			}
+			elems, decode, err := v4.WalletCall(v4.WalletRequest{Pool: pools[0], Token: token, BlockTime: latestTime(t, c), DelayedSell: time.Hour})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.BatchCallContext(context.Background(), elems); err != nil {
+				t.Fatal(err)
+			}
+			s, why := decode()
+			if s == nil {
+				t.Fatalf("the wallet path did not run: %s", why)
+			}
+			if s.CanBuy == nil || !*s.CanBuy || s.BuyTax == nil || *s.BuyTax != 0 {
+				t.Fatalf("buy %v tax %v (error %v), want a 0%% buy", ptr(s.CanBuy), ptr(s.BuyTax), ptr(s.Error))
+			}
+			if s.CanSell == nil || *s.CanSell != tt.canSell {
+				t.Fatalf("can_sell %v (error %v), want %v", ptr(s.CanSell), ptr(s.Error), tt.canSell)
+			}
+			if tt.canSell {
+				if s.SellTax == nil || *s.SellTax != 0 {
+					t.Errorf("sell tax %v, want 0", ptr(s.SellTax))
+				}
+				return
+			}
+			if s.Error == nil || !strings.Contains(*s.Error, tok.Hook) || s.Cooldown == nil || *s.Cooldown {
+				t.Errorf("error %v cooldown %v, want the sell's revert naming the hook %s, no cooldown", ptr(s.Error), ptr(s.Cooldown), tok.Hook)
+			}
+		})
+	}
+}
+
+func latestTime(t *testing.T, c *rpc.Client) uint64 {
+	t.Helper()
+	var h struct {
+		Time hexutil.Uint64 `json:"timestamp"`
+	}
+	if err := c.CallContext(context.Background(), &h, "eth_getBlockByNumber", "latest", false); err != nil {
+		t.Fatal(err)
+	}
+	return uint64(h.Time)
+}
+
+func ptr[T any](p *T) any {
+	if p == nil {
+		return "nil"
+	}
+	return *p
 }
