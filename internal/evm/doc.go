@@ -138,7 +138,9 @@
 //     pool has a wallet path too (v4/wallet.go: a wallet without code buys
 //     and sells through our V4WalletRouter, the sell pulled by
 //     transferFrom during the settle), which decides buying and selling
-//     as for V2/V3. See docs/uniswap-v4.md.
+//     as for V2/V3; when a V4 pool's simulation decided, the real
+//     holders' sells go through it (v4/holders.go). See
+//     docs/uniswap-v4.md.
 //   - A pool's age is the time of the first Transfer of the token into it,
 //     from the holder rebuild's logs (where the node reports block times).
 //   - Without an explorer, the creator is the first mint's recipient,

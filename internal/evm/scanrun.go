@@ -249,7 +249,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		if iq = r.insiderQuery(ho.scan, latest); iq != nil {
 			rt3.add(iq.Elems)
 		}
-		if sells = r.holderSells(simReq, sim, ho.scan, privileged()); sells != nil {
+		if sells = r.holderSells(simReq, v4f, sim, ho.scan, privileged()); sells != nil {
 			rt3.add(sells.elems)
 		}
 	}
@@ -299,7 +299,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		if iq = r.insiderQuery(ho.scan, latest); iq != nil {
 			rt4.add(iq.Elems)
 		}
-		if sells = r.holderSells(simReq, sim, ho.scan, privileged()); sells != nil {
+		if sells = r.holderSells(simReq, v4f, sim, ho.scan, privileged()); sells != nil {
 			rt4.add(sells.elems)
 		}
 		sent := r.send(ctx, "holders", &rt4)

@@ -103,6 +103,13 @@ func checkV4Sim(t *testing.T, r *scan.Report, kind string, canSell bool, hookPct
 	}
 	near(t, "buy_tax", s.BuyTax, 0, 0.5)
 	near(t, "transfer_tax", s.TransferTax, 0, 0.5)
+	// The real holders sell through the V4 pool too (the hook refuses
+	// every one of them where it refuses the fresh wallet).
+	if hs := s.HolderSells; hs == nil || hs.Tried == 0 || (hs.Failed == 0) != canSell || !canSell && hs.Failed != hs.Tried {
+		t.Errorf("holder_sells %+v, want tried > 0 and every sell %s", hs, map[bool]string{true: "working", false: "refused"}[canSell])
+	} else {
+		t.Logf("%s: holder_sells tried %d failed %d average tax %v", kind, hs.Tried, hs.Failed, fmtPtr(hs.AverageTax))
+	}
 	if tok.Hook == "" {
 		if s.Hook != nil {
 			t.Errorf("hook %+v on a pool without one", s.Hook)
