@@ -19,6 +19,13 @@ type fieldReport struct {
 			Value    *bool   `json:"value"`
 			Evidence *string `json:"evidence"`
 			Detail   string  `json:"detail"`
+			Calls    []struct {
+				Callee       *string `json:"callee"`
+				Slot         *string `json:"slot"`
+				ChangeableBy []struct {
+					Role string `json:"role"`
+				} `json:"changeable_by"`
+			} `json:"calls"`
 		} `json:"capabilities"`
 	} `json:"contract_analysis"`
 	LiquidityAnalysis struct {
@@ -167,6 +174,9 @@ func TestZooFieldVerdicts(t *testing.T) {
 			continue
 		}
 		table[c.field].instances++
+		if c.field == "external_call" {
+			checkCallee(t, c.kind, rep)
+		}
 		why, miss := fieldMisses[c.kind]
 		switch {
 		case hit:
@@ -198,4 +208,17 @@ func fmtBool(v *bool) string {
 		return "null"
 	}
 	return fmt.Sprint(*v)
+}
+
+// checkCallee: an external_call token's report names the contract its
+// transfers call, the slot it is stored in and who can change it.
+func checkCallee(t *testing.T, kind string, rep fieldReport) {
+	t.Helper()
+	for _, call := range rep.ContractAnalysis.Capabilities["external_call"].Calls {
+		if call.Callee != nil && call.Slot != nil && len(call.ChangeableBy) > 0 && call.ChangeableBy[0].Role == "owner" {
+			t.Logf("%s: %s", kind, rep.ContractAnalysis.Capabilities["external_call"].Detail)
+			return
+		}
+	}
+	t.Errorf("%s: external_call names no callee the owner can change: %+v", kind, rep.ContractAnalysis.Capabilities["external_call"])
 }

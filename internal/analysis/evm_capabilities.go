@@ -70,6 +70,10 @@ type EVMCapabilityEntry struct {
 	// Flag is the risk flag raised for the risky value ("" when none is:
 	// a safe value, an unknown, or a proxy that cannot be upgraded).
 	Flag string `json:"flag,omitempty"`
+	// Calls are, for external_call, the contracts transfers call at an
+	// address the code fixes: each callee, its slot, and who can change
+	// it (absent for the other entries, and when the code was not read).
+	Calls []EVMExternalCall `json:"calls,omitempty"`
 }
 
 // EVMCapabilities is contract_analysis.capabilities: one entry per name
@@ -221,6 +225,18 @@ func evmCapabilityTable(in evmCapabilityInputs) EVMCapabilities {
 		}
 		t[CapExternalCall] = capNo(CapEvidenceProbe, "privilege probes",
 			"The code calls a contract whose address it loads from storage, but no privileged caller could change that address.")
+	}
+
+	if e := t[CapExternalCall]; len(f.ExternalCalls) > 0 {
+		e.Calls = f.ExternalCalls
+		if e.Value != nil && !*e.Value {
+			var named []string
+			for _, c := range f.ExternalCalls {
+				named = append(named, c.String())
+			}
+			e.Detail += " Transfers call " + strings.Join(named, "; ") + "."
+		}
+		t[CapExternalCall] = e
 	}
 
 	evmTradeEntries(t, f, in, find)

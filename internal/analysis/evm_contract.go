@@ -173,9 +173,6 @@ type EVMProbeFacts struct {
 	// which the test wallet's sell failed while its wallet transfer still
 	// worked (the adapter adds them to the simulation's SellBlocks).
 	SellBlocks []EVMSellBlock
-	// ExternalCalls are the stored contracts transfers call (nil: not
-	// examined; empty: none).
-	ExternalCalls []EVMExternalCall
 }
 
 // EVMContractFacts is what the adapter collected for the contract analysis.
@@ -205,6 +202,10 @@ type EVMContractFacts struct {
 	Code *EVMCodeFacts
 	// Probe is nil when the probes did not run.
 	Probe *EVMProbeFacts
+	// ExternalCalls are the contracts transfers call at an address the
+	// code fixes (a storage slot, an immutable): nil when the code was
+	// not analysed, empty when they call none.
+	ExternalCalls []EVMExternalCall
 	// Simulation is the honeypot simulation (for an observed cooldown).
 	Simulation *EVMSimulation
 	// NonStandard lists observed ERC-20 deviations.
@@ -526,9 +527,16 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		external = "The code DELEGATECALLs an address loaded from storage, outside any standard proxy pattern."
 	}
 	if external != "" {
+		calls := evmExternalCallsText(f.ExternalCalls)
+		if calls != "" {
+			external += " Transfers call " + calls + "."
+		}
 		fl := risk.NewFlag(risk.ExternalCall, "Calls a settable external contract", external)
-		if externalFromCode {
+		switch {
+		case externalFromCode:
 			fl = fl.WithEvidence(risk.EvidenceCode, "CALL to an address loaded from storage")
+		case calls != "":
+			fl = fl.WithEvidence(risk.EvidenceProbe, calls)
 		}
 		flags = append(flags, fl)
 	}
@@ -646,3 +654,16 @@ func evmProofRank(c EVMCapability) int {
 }
 
 func evmTrue() *bool { t := true; return &t }
+
+// evmExternalCallsText names the contracts transfers call at a stored
+// address (not those fixed in the code), with their slot and who can
+// change them; "" when none is known.
+func evmExternalCallsText(calls []EVMExternalCall) string {
+	var out []string
+	for _, c := range calls {
+		if !c.Fixed {
+			out = append(out, c.String())
+		}
+	}
+	return strings.Join(out, "; ")
+}

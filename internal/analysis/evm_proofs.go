@@ -166,18 +166,65 @@ type EVMPerAddressFeeProbe struct {
 	TaxAfter  *float64 `json:"tax_after"`
 }
 
-// EVMExternalCall is a contract the token's transfers call, read from a
-// storage slot.
+// EVMExternalCall is a contract the token's transfers call at a fixed
+// address: one loaded from a storage slot, or one written in the code
+// (an immutable, which nobody can change).
 type EVMExternalCall struct {
-	// Callee is the contract called; Slot where its address is stored.
-	Callee string `json:"callee"`
-	Slot   string `json:"slot,omitempty"`
-	// Setter is the function that changed it in a probe and ChangedBy
-	// who called it; both "" when no probed caller could change it.
-	Setter    string `json:"setter,omitempty"`
-	ChangedBy string `json:"changed_by,omitempty"`
-	// Analysed is false when the callee has no code we analysed.
-	Analysed bool `json:"analysed"`
+	// Callee is the contract called; nil (null) when its slot could not
+	// be read or holds no address (a warning says so). The zero address
+	// means none is set now (the call is skipped or fails).
+	Callee *string `json:"callee"`
+	// Slot is the storage slot the address is loaded from (hex); nil for
+	// an address written in the code (Fixed).
+	Slot  *string `json:"slot"`
+	Fixed bool    `json:"fixed"`
+	// Kind is call, staticcall (a read) or delegatecall (the callee's
+	// code runs as the token's).
+	Kind string `json:"kind"`
+	// ChangeableBy are the privileged callers the probes saw point the
+	// transfers at another contract, with the function; empty when every
+	// probed caller was tried and none could (or Fixed), nil (null) when
+	// the probes did not establish it.
+	ChangeableBy []EVMCalleeChanger `json:"changeable_by"`
+	// CalleeHasCode says whether the callee has code now (nil: not read).
+	CalleeHasCode *bool `json:"callee_has_code"`
+}
+
+func orUnknown(s *string) string {
+	if s == nil {
+		return "unknown"
+	}
+	return *s
+}
+
+// EVMCalleeChanger is one privileged caller that changed a transfer's
+// callee in a probe.
+type EVMCalleeChanger struct {
+	Address  string `json:"address"`
+	Role     string `json:"role"`
+	Function string `json:"function"`
+}
+
+// String says what a user reads of the call: its callee, where it is
+// stored and who can change it.
+func (c EVMExternalCall) String() string {
+	callee := "an unknown contract"
+	if c.Callee != nil {
+		callee = *c.Callee
+	}
+	switch {
+	case c.Fixed:
+		return callee + " (fixed in the code: nobody can change it)"
+	case c.ChangeableBy == nil:
+		return callee + " (slot " + orUnknown(c.Slot) + "; who can change it was not established)"
+	case len(c.ChangeableBy) == 0:
+		return callee + " (slot " + orUnknown(c.Slot) + "; no privileged caller could change it)"
+	}
+	var who []string
+	for _, ch := range c.ChangeableBy {
+		who = append(who, ch.Role+" "+ch.Address+" with "+ch.Function)
+	}
+	return callee + " (slot " + orUnknown(c.Slot) + "; changeable by " + strings.Join(who, ", ") + ")"
 }
 
 // evmProofFlags raises the contract flags the proofs above establish:

@@ -52,6 +52,8 @@ type collected struct {
 	v4 *v4Facts
 	// hooks are the V4 pools' hooks, judged (v4hooks.go).
 	hooks []analysis.EVMHook
+	// external are the contracts transfers call (externalcalls.go).
+	external []analysis.EVMExternalCall
 }
 
 // assemble runs the analyses over everything collected.
@@ -122,6 +124,9 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		Code:         code,
 		Probe:        probes,
 		Simulation:   sim,
+	}
+	if code != nil {
+		cf.ExternalCalls = c.external
 	}
 	if ex.verified != nil {
 		cf.VerifiedSource = ex.verifiedSource

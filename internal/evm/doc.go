@@ -47,7 +47,9 @@
 // sells (holdersells.go: the top holders and last buyers of the holder
 // rebuild, each selling from its own address in an eth_simulateV1 of that
 // batch; in the holders' round trip when the rebuild outlived round trip
-// 3). The Transfer-log holder rebuild and
+// 3), and the contracts a transfer calls (externalcalls.go: a callee
+// slot round trip 1 did not read and each callee's code, joined with the
+// probes' proofs of who repointed them). The Transfer-log holder rebuild and
 // the explorers run beside them; what is late at the deadline is reported
 // partial with a warning, never as safe.
 //

@@ -263,6 +263,11 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		rt3.add(roleElems)
 	}
 	r.hookProbes(hr, rtt2, &rt3)
+	var words map[uint64][]byte
+	if r.s.words != nil {
+		words = r.s.words()
+	}
+	xc := r.externalCalls(codeReport, words, &rt3)
 	rtt3ok := r.send(ctx, "probes", &rt3)
 	hooks := r.hookFacts(hr, rtt3ok)
 	iq.Read(rtt3ok)
@@ -283,6 +288,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		}
 		probe = pf
 	}
+	external := xc.facts(r, codeReport, probe, rtt3ok)
 	if r.a.opts.Trace != nil {
 		r.a.opts.Trace("verdict")
 	}
@@ -345,6 +351,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		lens: lens, code: codeReport, proxy: px, implKnown: implKnown, owner: owner, roleAdmin: roleAdmin,
 		sim: sim, simPool: simPool, probe: probe, holders: ho.scan, accounts: acct, insiders: iq,
 		explorer: ex, creator: creator, creatorSource: creatorSource, slotsFailed: slotsErr != nil, v4: v4f, hooks: hooks,
+		external: external,
 	})
 }
 

@@ -17,6 +17,7 @@
 package method
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/holiman/uint256"
@@ -160,6 +161,21 @@ type Report struct {
 	// explored completely (else what they read is unknown).
 	TransferReads []uint256.Int
 	TransferRead  bool
+	// TransferCalls are the contracts transfer and transferFrom call on
+	// the paths explored whose address is fixed: loaded from a fixed
+	// storage slot, or written in the code (an immutable).
+	TransferCalls []TransferCall
+}
+
+// TransferCall is one contract a transfer calls. Exactly one of Slot
+// (the fixed storage slot its address is loaded from) and Code (the
+// address, written in the code) is set.
+type TransferCall struct {
+	Slot *uint256.Int
+	Code *uint256.Int
+	// Delegate marks a DELEGATECALL (the callee's code runs as the
+	// token's), Static a STATICCALL (a read).
+	Delegate, Static bool
 }
 
 // ReadByTransfers reports whether a transfer may read slot: true when
@@ -205,7 +221,7 @@ func Analyse(code []byte, selectors [][4]byte) Report {
 	pr := newProgram(code)
 	r.BalanceSlots = readSlots(pr, selBalanceOf, true)
 	r.SupplySlots = readSlots(pr, selTotalSupply, false)
-	r.TransferReads, r.TransferRead = transferReads(pr)
+	r.TransferReads, r.TransferRead, r.TransferCalls = transferReads(pr)
 	pr.balance = map[uint256.Int]bool{}
 	for _, b := range r.BalanceSlots {
 		pr.balance[b] = true
@@ -320,34 +336,74 @@ var (
 	selTransferFrom = [4]byte{0x23, 0xb8, 0x72, 0xdd}
 )
 
-// transferReads collects the fixed slots transfer and transferFrom read;
-// complete is false when either was not explored within its limits or
-// has no successful path that writes storage (not found: the fallback
-// ran).
-func transferReads(pr *program) (slots []uint256.Int, complete bool) {
+// transferReads collects the fixed slots transfer and transferFrom read
+// and the fixed contracts they call; complete is false when either was
+// not explored within its limits or has no successful path that writes
+// storage (not found: the fallback ran).
+func transferReads(pr *program) (slots []uint256.Int, complete bool, calls []TransferCall) {
 	complete = true
 	seen := map[uint256.Int]bool{}
 	for _, sel := range [][4]byte{selTransfer, selTransferFrom} {
 		s := &transferReader{slotReader: slotReader{slots: seen}}
 		done, _ := pr.explore(sel, limits{steps: 40_000, paths: 400, loopTurns: 2, stack: 1024}, s)
 		complete = complete && done && s.wrote
+		for _, c := range s.calls {
+			if !slices.ContainsFunc(calls, c.same) {
+				calls = append(calls, c)
+			}
+		}
 	}
 	for k := range seen {
 		slots = append(slots, k)
 	}
 	sort.Slice(slots, func(i, j int) bool { return slots[i].Lt(&slots[j]) })
-	return slots, complete
+	return slots, complete, calls
+}
+
+func (c TransferCall) same(d TransferCall) bool {
+	return c.Delegate == d.Delegate && c.Static == d.Static && sameWord(c.Slot, d.Slot) && sameWord(c.Code, d.Code)
+}
+
+func sameWord(a, b *uint256.Int) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Eq(b)
 }
 
 // transferReader is a slotReader that also notes a successful path
-// writing storage.
+// writing storage and the fixed contracts the paths call.
 type transferReader struct {
 	slotReader
 	wrote bool
+	calls []TransferCall
 }
 
 func (t *transferReader) end(p *path, how ending) {
 	t.wrote = t.wrote || how == endStop && len(p.writes) > 0
+}
+
+// op notes a call whose target is a fixed slot's address or an address
+// written in the code (never the token itself or a precompile).
+func (t *transferReader) op(op byte, args []*value, _ *value) {
+	if op != opCall && op != opStaticcall && op != opDelegatecall && op != 0xf2 || len(args) < 2 {
+		return
+	}
+	c := TransferCall{Delegate: op == opDelegatecall || op == 0xf2, Static: op == opStaticcall}
+	to := args[1]
+	switch {
+	case to.isSelf(4):
+		return
+	case to.isConst():
+		if to.c.BitLen() <= 16 || to.c.BitLen() > 160 {
+			return // a precompile, or no address
+		}
+		c.Code = new(uint256.Int).Set(to.c)
+	default:
+		loads := to.plainLoads(6)
+		if len(loads) != 1 {
+			return
+		}
+		c.Slot = &loads[0]
+	}
+	t.calls = append(t.calls, c)
 }
 
 func readSlots(pr *program, sel [4]byte, mapping bool) []uint256.Int {

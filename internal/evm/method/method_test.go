@@ -153,3 +153,31 @@ func TestReadOnlyFunctions(t *testing.T) {
 		t.Errorf("setMaxTxPercent(uint256): %+v, want mutating", m)
 	}
 }
+
+// TestTransferCalls: the contracts a transfer calls, by where their
+// address comes from: a storage slot (the guard, the ledger, the hook)
+// or none at all (a plain token).
+func TestTransferCalls(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		slots string
+	}{
+		{"GuardedHookToken", "7"}, // after Ownable's owner and routerAddress
+		{"DelegatedLedgerToken", "1"},
+		{"HookedToken", "6"},
+		{"CleanToken", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := method.Analyse(artifact(t, tc.name), nil)
+			var slots []string
+			for _, c := range r.TransferCalls {
+				if c.Slot != nil {
+					slots = append(slots, c.Slot.Dec())
+				}
+			}
+			if got := strings.Join(slots, ","); got != tc.slots {
+				t.Errorf("calls from storage slots: got %q, want %q", got, tc.slots)
+			}
+		})
+	}
+}

@@ -993,6 +993,7 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 			c := analysis.EVMCapability{
 				Name: name, Proven: new(true), Caller: key.caller.addr.Hex(), Role: key.caller.role,
 				Evidence: e.label + ": " + e.what + " (as " + key.caller.role + ")",
+				Selector: key.sel.String(),
 			}
 			v.withRelease(&c, key)
 			if f := v.fees[key]; name == bytecode.CapFeeChange && f != nil && f.ladder {
