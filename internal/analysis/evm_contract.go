@@ -508,9 +508,10 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		flags = append(flags, risk.NewFlag(risk.Selfdestruct, "Contract can self-destruct",
 			"The code contains a reachable SELFDESTRUCT."))
 	}
-	external := ""
+	external, externalProven := "", false
 	if c := caps[EVMCapExternalTarget]; c != nil {
 		proven := c.Proven != nil && *c.Proven
+		externalProven = proven
 		storageCall := f.Code != nil && (f.Code.StorageTargetCall || f.Code.StorageTargetDelegatecall)
 		if proven || (c.Proven == nil && (!renounced || probesMissed) && storageCall) {
 			external = "Transfers call an address a privileged account can change (" + c.Evidence + ")."
@@ -535,7 +536,7 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		switch {
 		case externalFromCode:
 			fl = fl.WithEvidence(risk.EvidenceCode, "CALL to an address loaded from storage")
-		case calls != "":
+		case externalProven && calls != "":
 			fl = fl.WithEvidence(risk.EvidenceProbe, calls)
 		}
 		flags = append(flags, fl)
