@@ -85,6 +85,7 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 		PremiumReserve:   premiumReserve(cfg.PremiumReserve),
 		LatencyTolerance: cfg.ScanTolerance,
 		QueueLimit:       queueLimit(cfg.QueueLimit),
+		PremiumTolerance: premiumTolerance(cfg),
 		Version:          engineVersion,
 		Observer:         m,
 	})
@@ -171,6 +172,15 @@ func premiumReserve(share float64) float64 {
 		return -1
 	}
 	return share
+}
+
+// premiumTolerance maps --premium-guard and --premium-tolerance to the
+// engine's option (negative = the guard off).
+func premiumTolerance(cfg *config.Config) float64 {
+	if !cfg.PremiumGuard {
+		return -1
+	}
+	return cfg.PremiumTolerance
 }
 
 // storeName says which store is in use without its credentials.

@@ -53,15 +53,21 @@ type Config struct {
 	// DevnetRPCAddr is where `tokenrisk devnet` listens for JSON-RPC.
 	DevnetRPCAddr string
 
-	CacheTTL        time.Duration
-	KeyCacheTTL     time.Duration
-	ScanTimeout     time.Duration
-	MaxScans        int
-	MinScans        int
-	PremiumReserve  float64
-	ScanTolerance   float64
-	QueueLimit      int
-	ShutdownTimeout time.Duration
+	CacheTTL       time.Duration
+	KeyCacheTTL    time.Duration
+	ScanTimeout    time.Duration
+	MaxScans       int
+	MinScans       int
+	PremiumReserve float64
+	ScanTolerance  float64
+	QueueLimit     int
+	// PremiumGuard holds free and pro scans back while premium scans run
+	// over PremiumTolerance times their own no-load latency (see
+	// docs/priority.md); off, only the reserve and the adaptive limit
+	// stand for premium.
+	PremiumGuard     bool
+	PremiumTolerance float64
+	ShutdownTimeout  time.Duration
 	// WatchInterval is the watcher's tick; WatchRescan how often every
 	// watched token is re-scanned even when its logs are quiet.
 	WatchInterval time.Duration
@@ -154,7 +160,9 @@ func float(field func(*Config) *float64, def float64) func(*flag.FlagSet, *Confi
 }
 
 func boolean(field func(*Config) *bool) func(*flag.FlagSet, *Config, Option) {
-	return func(fs *flag.FlagSet, c *Config, o Option) { fs.BoolVar(field(c), o.Flag, false, o.Usage) }
+	return func(fs *flag.FlagSet, c *Config, o Option) {
+		fs.BoolVar(field(c), o.Flag, o.Default == "true", o.Usage)
+	}
 }
 
 // options is the read-only table of every setting.
@@ -199,6 +207,10 @@ var options = []Option{
 		bind: float(func(c *Config) *float64 { return &c.PremiumReserve }, 0.25)},
 	{Flag: "scan-latency-tolerance", Env: "TOKENRISK_SCAN_LATENCY_TOLERANCE", Default: "1.25", Usage: "how much slower than at no load uncached scans may run before the adaptive limit shrinks (above 1)", Commands: []string{CmdServe},
 		bind: float(func(c *Config) *float64 { return &c.ScanTolerance }, 1.25)},
+	{Flag: "premium-guard", Env: "TOKENRISK_PREMIUM_GUARD", Default: "true", Usage: "hold free and pro scans back, and shed free ones with 503, while premium scans run slower than --premium-tolerance times their own no-load latency (docs/priority.md)", Commands: []string{CmdServe},
+		bind: boolean(func(c *Config) *bool { return &c.PremiumGuard })},
+	{Flag: "premium-tolerance", Env: "TOKENRISK_PREMIUM_TOLERANCE", Default: "1.3", Usage: "how much slower than their own no-load latency premium scans may run beside free and pro ones before the premium guard binds (above 1)", Commands: []string{CmdServe},
+		bind: float(func(c *Config) *float64 { return &c.PremiumTolerance }, 1.3)},
 	{Flag: "queue-limit", Env: "TOKENRISK_QUEUE_LIMIT", Default: "64", Usage: "scans of each non-premium queue priority (low: free, normal: pro) that may wait for admission before 503 overloaded", Commands: []string{CmdServe},
 		bind: integer(func(c *Config) *int { return &c.QueueLimit }, 64)},
 	{Flag: "shutdown-timeout", Env: "TOKENRISK_SHUTDOWN_TIMEOUT", Default: "30s", Usage: "how long shutdown waits for in-flight requests", Commands: []string{CmdServe},
@@ -324,6 +336,9 @@ func (c *Config) validate() error {
 		}
 		if c.QueueLimit < 0 {
 			errs = append(errs, errors.New("--queue-limit must not be negative"))
+		}
+		if !(c.PremiumTolerance > 1 && c.PremiumTolerance <= 10) {
+			errs = append(errs, errors.New("--premium-tolerance must be above 1 and at most 10"))
 		}
 		if c.ShutdownTimeout <= 0 {
 			errs = append(errs, errors.New("--shutdown-timeout must be positive"))
