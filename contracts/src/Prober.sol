@@ -3,8 +3,10 @@ pragma solidity 0.8.28;
 
 /// @title Privilege prober, placed by state override AT the address under
 /// test (the token's owner or another stored address), so that its calls
-/// to the token carry that address as msg.sender. The same code also sits
-/// at a "victim" holder and at donor addresses. Nothing is ever deployed.
+/// to the token carry that address as msg.sender. A "victim" holder runs
+/// the same code through a forwarder that DELEGATECALLs to the caller
+/// (Go: probe.forwarderCode), donors a small ProbeDonor. Nothing is ever
+/// deployed.
 ///
 /// run() gives the victim some tokens from a donor, measures the token's
 /// observable state (supply, the victim's balance, owner(), whether the
@@ -367,17 +369,35 @@ contract Prober {
 
     /// @notice Any other call (a token calling a hook it was pointed at)
     /// is answered with a true word, and counted on the victim when it
-    /// reached the victim, or this code by DELEGATECALL from a contract
-    /// (its code differs from ours); calls to the other prober-coded
-    /// addresses (callers, donors) are not the victim's. The count goes
+    /// reached the victim (whose forwarder runs this code in the victim's
+    /// account: Go's probe.forwarderCode), or this code by DELEGATECALL
+    /// from a contract (its account's code is not this code); calls to the
+    /// caller running the probe are not the victim's. The count goes
     /// through a call, so a static context (where nothing can be counted)
     /// never makes the token revert.
     fallback(bytes calldata) external payable returns (bytes memory) {
-        if (address(this) == VICTIM || address(this).codehash != VICTIM.codehash) {
+        if (address(this) == VICTIM || !_ownAccount()) {
             (bool ok,) = VICTIM.call{gas: 50000}(abi.encodeWithSignature("hit()"));
             ok;
         }
         return abi.encode(uint256(1));
+    }
+
+    /// @dev Whether the account running this code holds this code (false
+    /// by DELEGATECALL: the victim's forwarder, a token's delegated hook).
+    function _ownAccount() private view returns (bool) {
+        uint256 size;
+        assembly {
+            size := codesize()
+        }
+        if (address(this).code.length != size) return false;
+        bytes32 h;
+        assembly {
+            let p := mload(0x40)
+            codecopy(p, 0, size)
+            h := keccak256(p, size)
+        }
+        return address(this).codehash == h;
     }
 
     function _count() private {

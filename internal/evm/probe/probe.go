@@ -36,9 +36,10 @@ import (
 // to the token carries the caller as msg.sender (and tx.origin), and the
 // prober can read the token's state before and after in the same call.
 // Each candidate call runs in a frame that reverts after measuring, so the
-// probes do not see each other's effects. A victim wallet (prober code
-// too) gets tokens from a donor (ProbeDonor code: a donor only sends, so
-// the large Prober code is carried twice a call, not once per donor),
+// probes do not see each other's effects. A victim wallet (a forwarder
+// that runs the caller's Prober code in the victim's account:
+// forwarder.go) gets tokens from a donor (ProbeDonor code: a donor only
+// sends), so the large Prober code is carried once a call,
 // and the measurements include whether it
 // can still transfer to a wallet and to the pool, at what loss, and
 // whether the token called it back. The effect proves the power, whatever
@@ -271,11 +272,12 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		return nil, func() (*analysis.EVMProbeFacts, error) { return facts, nil }, nil
 	}
 	donors := probeDonors(req, callers)
-	// The Prober's code sits at the caller and at the victim; a donor is
-	// only asked to send() (ProbeDonor, a tenth of the size, answers
-	// the token as the Prober does), so each call carries the large code
-	// twice instead of once per donor.
-	overrides := node.StateOverride{ProbeVictim: {Code: prober.DeployedBytecode}}
+	// The Prober's code sits at the caller only: the victim runs it
+	// through a forwarder to the caller (forwarder.go), and a donor is
+	// only asked to send() (ProbeDonor, a tenth of the size, answers the
+	// token as the Prober does), so each call carries the large code
+	// once.
+	overrides := node.StateOverride{}
 	for _, d := range donors {
 		overrides[d] = node.OverrideAccount{Code: donor.DeployedBytecode}
 	}
@@ -302,7 +304,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 	stockOv := stockOverride(req)
 	grant := grantDiff(req)
 	for ci, c := range callers {
-		ov := node.StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}}
+		ov := node.StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}, ProbeVictim: {Code: forwarderCode(c.addr)}}
 		for k, v := range overrides {
 			ov[k] = v
 		}
