@@ -69,11 +69,28 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 		return err
 	}
 	defer backends.close()
+	// The delivery worker stops after the server (deferred later, run
+	// earlier) and before the store closes.
+	hctx, stopHooks := context.WithCancel(ctx)
+	hooks, waitHooks, err := startWebhooks(hctx, cfg, direct, m, log)
+	if err != nil {
+		stopHooks()
+		return err
+	}
+	defer waitHooks()
+	defer stopHooks()
+	var publisher watch.Publisher = logPublisher{log}
+	if hooks != nil {
+		publisher = webhookPublisher{hooks}
+	}
 	// Every uncached scan reads the creator's record from the backend
-	// and leaves its own (shared by the instances of one PostgreSQL).
+	// and leaves its own (shared by the instances of one PostgreSQL);
+	// a verdict newly condemning the tokens linked to it alerts their
+	// watchers.
 	record, _ := direct.(store.Reputation)
 	engine, err := scan.NewEngine(scan.EngineOptions{
 		Record:           record,
+		Alerts:           reputationAlerts(direct, publisher, m, log),
 		Adapters:         adapters(cfg, reg, m),
 		Registry:         reg,
 		Cache:            backends.cache,
@@ -100,20 +117,6 @@ func serve(ctx context.Context, cfg *config.Config, getenv func(string) string, 
 		return err
 	}
 	wl, _ := direct.(store.Watchlist)
-	// The delivery worker stops after the server (deferred later, run
-	// earlier) and before the store closes.
-	hctx, stopHooks := context.WithCancel(ctx)
-	hooks, waitHooks, err := startWebhooks(hctx, cfg, direct, m, log)
-	if err != nil {
-		stopHooks()
-		return err
-	}
-	defer waitHooks()
-	defer stopHooks()
-	var publisher watch.Publisher = logPublisher{log}
-	if hooks != nil {
-		publisher = webhookPublisher{hooks}
-	}
 	api, err := httpapi.NewServer(httpapi.Deps{
 		Scanner: engine, Store: st, Auth: auth.NewKeys(st, plans, auth.Options{CacheTTL: keyCacheTTL(cfg.KeyCacheTTL)}),
 		Limiter: backends.limiter, PlanLimiters: backends.planLimiters,

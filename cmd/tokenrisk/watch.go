@@ -9,6 +9,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/config"
 	"github.com/tokenrisk/tokenrisk/internal/evm/node"
 	"github.com/tokenrisk/tokenrisk/internal/metrics"
+	"github.com/tokenrisk/tokenrisk/internal/reputation"
 	"github.com/tokenrisk/tokenrisk/internal/scan"
 	"github.com/tokenrisk/tokenrisk/internal/store"
 	"github.com/tokenrisk/tokenrisk/internal/watch"
@@ -73,4 +74,18 @@ func startWatcher(ctx context.Context, cfg *config.Config, st, history store.Sto
 		_ = w.Run(ctx)
 	}()
 	return func() { <-done }, nil
+}
+
+// reputationAlerts publishes token.reputation_changed through pub when
+// st finds the entries a finding concerns (nil when it cannot).
+func reputationAlerts(st store.Store, pub watch.Publisher, m *metrics.Metrics, log *slog.Logger) reputation.Alerts {
+	linked, ok := st.(store.ReputationWatches)
+	if !ok {
+		return nil
+	}
+	a := &watch.ReputationAlerts{Store: linked, Publisher: pub, Logger: log.With("component", "watch")}
+	if m != nil {
+		a.Observer = m
+	}
+	return a
 }

@@ -84,7 +84,7 @@ func TestCreatorScamHistorySeverity(t *testing.T) {
 					Facts:  reputation.Facts{Chain: "ethereum", Address: addrN(i + 1), Creator: creator},
 					ScanID: "scn_" + string(rune('a'+i)), Level: "high", Flags: flags, ScannedAt: at.Add(time.Duration(i) * time.Minute), Pools: tc.pools,
 				}
-				if err := c.Record(ctx, o); err != nil {
+				if _, err := c.Record(ctx, o); err != nil {
 					t.Fatal(err)
 				}
 			}

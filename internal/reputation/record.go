@@ -46,10 +46,10 @@ const NoEarlierScans = "no earlier scans"
 // How a creator token is tied to the scanned one (CreatorToken.Link).
 const (
 	// LinkCreator: the two tokens have the same creator.
-	LinkCreator = "creator"
+	LinkCreator = store.LinkCreator
 	// LinkPoolCreator: one token's pool was created by the other's
 	// creator.
-	LinkPoolCreator = "pool_creator"
+	LinkPoolCreator = store.LinkPoolCreator
 	// LinkExplorer: the explorer lists the token among the creator's
 	// deployments.
 	LinkExplorer = "explorer"

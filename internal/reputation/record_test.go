@@ -57,7 +57,7 @@ func TestCreatorRecord(t *testing.T) {
 		t.Fatalf("first launch: %+v, want an empty record saying %q", v, reputation.NoEarlierScans)
 	}
 	at := time.Date(2026, 11, 28, 7, 0, 0, 0, time.UTC)
-	if err := c.Record(ctx, reputation.Outcome{Facts: first, ScanID: "scn_first", Level: "critical", ScannedAt: at,
+	if _, err := c.Record(ctx, reputation.Outcome{Facts: first, ScanID: "scn_first", Level: "critical", ScannedAt: at,
 		Flags: []risk.Flag{risk.NewFlag(risk.HoneypotCannotSell, "", ""), risk.NewFlag(risk.NewPool, "", "")}}); err != nil {
 		t.Fatal(err)
 	}

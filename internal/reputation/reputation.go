@@ -123,13 +123,55 @@ type Outcome struct {
 	Pools int
 }
 
-// Record keeps o's verdict for the scans of the creator's later tokens.
-func (c *Checker) Record(ctx context.Context, o Outcome) error {
+// Record keeps o's verdict for the scans of the creator's later tokens,
+// and says what it newly proves against the tokens linked to it.
+func (c *Checker) Record(ctx context.Context, o Outcome) (Finding, error) {
 	if c.record == nil {
-		return nil
+		return Finding{}, nil
 	}
-	return c.record.RecordToken(ctx, store.Token{
+	t := store.Token{
 		Chain: o.Chain, Address: o.Address, Creator: o.Creator, PoolCreator: o.PoolCreator, Code: o.Code, Dispatcher: o.Dispatcher, ScanID: o.ScanID, Level: o.Level,
 		Harm: HarmOfScan(o.Flags, o.Pools), Flags: LevelFlags(o.Flags), ScannedAt: o.ScannedAt,
-	})
+	}
+	rec, err := c.record.RecordToken(ctx, t)
+	if err != nil {
+		return Finding{}, err
+	}
+	return newFinding(t, rec), nil
+}
+
+// Finding is what a recorded verdict newly proves against the tokens
+// linked to it: set only when its harm is new on the record (a re-scan
+// finding the same harm again proves nothing new).
+type Finding struct {
+	// Token is the verdict as recorded.
+	Token store.Token
+	// Creator: the harm newly condemns the creator's other tokens
+	// (CREATOR_SCAM_HISTORY): any proven harm, where the record held
+	// none or only a rugged pool before a worse one.
+	Creator bool
+	// Code: the harm newly condemns the code's twins (KNOWN_SCAM_CODE):
+	// a honeypot, seizure or hidden mint where the record held none of
+	// those.
+	Code bool
+}
+
+// Condemns reports whether f condemns any linked token.
+func (f Finding) Condemns() bool { return f.Creator || f.Code }
+
+func newFinding(t store.Token, rec store.Recorded) Finding {
+	if !rec.Kept {
+		return Finding{}
+	}
+	return Finding{
+		Token:   t,
+		Creator: (t.Creator != "" || t.PoolCreator != "") && store.HarmRank(t.Harm) > store.HarmRank(rec.PreviousHarm),
+		Code:    t.Code != "" && codeHarm(t.Harm) && !codeHarm(rec.PreviousHarm),
+	}
+}
+
+// Alerts is told of each Finding that condemns a linked token (the keys
+// watching those tokens are alerted: internal/watch.ReputationAlerts).
+type Alerts interface {
+	Condemned(ctx context.Context, f Finding) error
 }

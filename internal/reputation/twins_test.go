@@ -40,7 +40,7 @@ func TestCodeTwins(t *testing.T) {
 	record := func(f reputation.Facts, scanID, level string, flags ...risk.Flag) {
 		t.Helper()
 		at = at.Add(time.Minute)
-		if err := c.Record(ctx, reputation.Outcome{Facts: f, ScanID: scanID, Level: level, Flags: flags, ScannedAt: at}); err != nil {
+		if _, err := c.Record(ctx, reputation.Outcome{Facts: f, ScanID: scanID, Level: level, Flags: flags, ScannedAt: at}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -79,7 +79,7 @@ func TestCodeTwins(t *testing.T) {
 	for i, harm := range []string{reputation.HarmRugged, reputation.HarmHookTrap} {
 		code := "cp1_not_the_code_" + harm
 		other := token(4+10*i, code)
-		if err := st.RecordToken(ctx, store.Token{Chain: other.Chain, Address: other.Address, Creator: other.Creator, Code: other.Code,
+		if _, err := st.RecordToken(ctx, store.Token{Chain: other.Chain, Address: other.Address, Creator: other.Creator, Code: other.Code,
 			ScanID: "scn_" + harm, Level: "critical", Harm: harm, ScannedAt: at}); err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestSameDispatcher(t *testing.T) {
 		if i == 0 {
 			flags = append(flags, risk.NewFlag(risk.HoneypotCannotSell, "", ""))
 		}
-		if err := c.Record(ctx, reputation.Outcome{Facts: token(i, code), ScanID: fmt.Sprintf("scn_%d", i), Level: "low", Flags: flags, ScannedAt: at}); err != nil {
+		if _, err := c.Record(ctx, reputation.Outcome{Facts: token(i, code), ScanID: fmt.Sprintf("scn_%d", i), Level: "low", Flags: flags, ScannedAt: at}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -83,6 +83,10 @@ type EngineOptions struct {
 	// gives each scan the creator's other tokens (one query); nil keeps
 	// no record (creator_history stays as the adapter says).
 	Record store.Reputation
+	// Alerts, if not nil, is told when a recorded verdict newly condemns
+	// the tokens linked to it (their watchers get
+	// token.reputation_changed). Its errors are its own to report.
+	Alerts reputation.Alerts
 }
 
 // Engine runs scans: address parsing, plan check, cache, in-flight dedupe,
@@ -110,6 +114,7 @@ type Engine struct {
 	// reputation judges each assessed token beside the adapter
 	// (impersonation of the registry's major tokens).
 	reputation *reputation.Checker
+	alerts     reputation.Alerts
 }
 
 // ScanRequest is one scan as a client asked for it.
@@ -146,6 +151,7 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 		parsed:   &addressMemo{m: map[string]chains.Address{}},
 
 		reputation: reputation.New(opts.Registry, opts.Record),
+		alerts:     opts.Alerts,
 	}
 	for _, c := range opts.Registry.All() {
 		e.kindOf[c.Key] = c.Kind
@@ -426,11 +432,18 @@ func (e *Engine) record(ctx context.Context, r *Report) {
 			pools = len(ps)
 		}
 	}
-	_ = e.reputation.Record(context.WithoutCancel(ctx), reputation.Outcome{
+	ctx = context.WithoutCancel(ctx)
+	f, err := e.reputation.Record(ctx, reputation.Outcome{
 		Facts: reputation.Facts{Chain: r.Chain, Address: r.Address, Name: r.TokenName, Symbol: r.TokenSymbol,
 			Creator: keys.Creator, PoolCreator: keys.PoolCreator, Code: twins.Fingerprint, Dispatcher: twins.Dispatcher},
 		ScanID: r.ScanID, Level: string(r.RiskLevel), Flags: r.RiskFlags, ScannedAt: r.ScannedAt, Pools: pools,
 	})
+	if err != nil || !f.Condemns() || e.alerts == nil {
+		return
+	}
+	// The record changed once, for this scan alone (its read and write are
+	// atomic): the alerts go out from here or not at all.
+	_ = e.alerts.Condemned(ctx, f)
 }
 
 // safeAssess turns an adapter panic into an error: scans may run on a

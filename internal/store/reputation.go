@@ -37,6 +37,14 @@ type Token struct {
 	ViaPool bool
 }
 
+// Recorded is what RecordToken found on the token's row before it wrote.
+type Recorded struct {
+	// Kept is false when the row held a later scan and t was not kept.
+	Kept bool
+	// PreviousHarm is the harm the row held ("" when none, or no row).
+	PreviousHarm string
+}
+
 // RelatedQuery asks for what the record holds about one token.
 type RelatedQuery struct {
 	Chain, Address string
@@ -122,8 +130,12 @@ func (r *Related) SetSameDispatcher(n int) {
 // Reputation keeps every scanned token's verdict, creator and code
 // fingerprint (internal/reputation reads it beside each uncached scan).
 type Reputation interface {
-	// RecordToken replaces the row of t's chain and address.
-	RecordToken(ctx context.Context, t Token) error
+	// RecordToken replaces the row of t's chain and address unless it
+	// holds a later scan, and says what the row held before: read and
+	// written atomically, so of two scans recording a token at once
+	// (two instances of one PostgreSQL) exactly one sees the harm the
+	// other did not.
+	RecordToken(ctx context.Context, t Token) (Recorded, error)
 	// RelatedTokens reads, in one query, up to q.Limit of the creator's
 	// other tokens on q.Chain and up to q.Limit of the code's twins with
 	// the tally of all of them (an
@@ -174,4 +186,45 @@ func sortTokens(ts []Token) {
 		}
 		return b.ScannedAt.Compare(a.ScannedAt)
 	})
+}
+
+// Links a token to a watched one (LinkedWatch.Link).
+const (
+	// LinkCreator: the watched token has the token's creator.
+	LinkCreator = "creator"
+	// LinkPoolCreator: one token's pool was created by the other's
+	// creator.
+	LinkPoolCreator = "pool_creator"
+	// LinkCode: the two tokens share the code fingerprint.
+	LinkCode = "code"
+)
+
+// LinkedQuery asks which watchlist entries watch a token linked to one:
+// by creator on its chain (the same keys as RelatedQuery's), or by code
+// on any chain. An empty key is not followed.
+type LinkedQuery struct {
+	Chain, Address       string
+	Creator, PoolCreator string
+	Code                 string
+	// Limit bounds the entries read.
+	Limit int
+}
+
+// LinkedWatch is one watchlist entry on a token linked to the queried
+// one: the link (a Link* value) and the address or fingerprint the two
+// share. An entry linked several ways comes once per link.
+type LinkedWatch struct {
+	Watch Watch
+	Link  string
+	Via   string
+}
+
+// ReputationWatches finds the watchlist entries a token's verdict
+// concerns (the token.reputation_changed alerts). Both stores implement
+// it.
+type ReputationWatches interface {
+	// LinkedWatches returns up to q.Limit entries on tokens linked to
+	// q's token (never on the token itself), by creator first, then pool
+	// creator, then code, each the oldest entry first.
+	LinkedWatches(ctx context.Context, q LinkedQuery) ([]LinkedWatch, error)
 }

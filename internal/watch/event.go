@@ -21,7 +21,8 @@ const (
 	TradingChanged   = "token.trading_changed"
 )
 
-// Types lists every event type, in documentation order.
+// Types lists every event type a watcher's tick publishes, in
+// documentation order (ReputationAlerts publishes ReputationChanged).
 var Types = []string{RiskChanged, LiquidityRemoved, SupplyChanged, OwnerChanged, ContractUpgraded, TradingChanged}
 
 // Event is one alert for one watchlist entry. Its ID is stable: the same

@@ -32,11 +32,14 @@ const (
 	EventOwnerChanged     = "token.owner_changed"
 	EventContractUpgraded = "token.contract_upgraded"
 	EventTradingChanged   = "token.trading_changed"
+	// EventReputationChanged: a token sharing a watched token's creator
+	// or code was newly found harmful (internal/watch.ReputationAlerts).
+	EventReputationChanged = "token.reputation_changed"
 )
 
 // EventTypes are the types an endpoint may subscribe to.
 var EventTypes = []string{EventTest, EventRiskChanged, EventLiquidityRemoved, EventSupplyChanged,
-	EventOwnerChanged, EventContractUpgraded, EventTradingChanged}
+	EventOwnerChanged, EventContractUpgraded, EventTradingChanged, EventReputationChanged}
 
 // Event is one notification. ID is the stable webhook-id receivers dedupe
 // on: publishing the same ID again does nothing.

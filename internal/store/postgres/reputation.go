@@ -2,28 +2,56 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/tokenrisk/tokenrisk/internal/store"
 )
 
 var _ store.Reputation = (*Store)(nil)
 
-// RecordToken implements store.Reputation.
-func (s *Store) RecordToken(ctx context.Context, t store.Token) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at, pool_creator, dispatcher)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-ON CONFLICT (chain, address) DO UPDATE SET creator = excluded.creator, code = excluded.code, scan_id = excluded.scan_id,
-    level = excluded.level, harm = excluded.harm, flags = excluded.flags, scanned_at = excluded.scanned_at,
-    pool_creator = excluded.pool_creator, dispatcher = excluded.dispatcher
-WHERE excluded.scanned_at >= tokens.scanned_at`,
-		t.Chain, t.Address, t.Creator, t.Code, t.ScanID, t.Level, t.Harm, strings.Join(t.Flags, ","), t.ScannedAt.UTC(), t.PoolCreator, t.Dispatcher)
-	if err != nil {
-		return fmt.Errorf("postgres: record token: %w", err)
+// RecordToken implements store.Reputation: in one transaction, the row
+// is locked (FOR UPDATE) and its harm read before it is replaced, so
+// instances recording one token at once see each other's harm. A row
+// another transaction inserted between the read and the insert is read
+// again, locked.
+func (s *Store) RecordToken(ctx context.Context, t store.Token) (store.Recorded, error) {
+	args := []any{t.Chain, t.Address, t.Creator, t.Code, t.ScanID, t.Level, t.Harm, strings.Join(t.Flags, ","), t.ScannedAt.UTC(), t.PoolCreator, t.Dispatcher}
+	for attempt := 1; ; attempt++ {
+		var rec store.Recorded
+		raced := false
+		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			err := tx.QueryRow(ctx, `SELECT harm FROM tokens WHERE chain = $1 AND address = $2 FOR UPDATE`, t.Chain, t.Address).Scan(&rec.PreviousHarm)
+			if errors.Is(err, pgx.ErrNoRows) {
+				tag, err := tx.Exec(ctx, `INSERT INTO tokens (chain, address, creator, code, scan_id, level, harm, flags, scanned_at, pool_creator, dispatcher)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (chain, address) DO NOTHING`, args...)
+				raced = err == nil && tag.RowsAffected() == 0
+				rec.Kept = err == nil && !raced
+				return err
+			}
+			if err != nil {
+				return err
+			}
+			tag, err := tx.Exec(ctx, `UPDATE tokens SET creator = $3, code = $4, scan_id = $5, level = $6, harm = $7, flags = $8, scanned_at = $9,
+    pool_creator = $10, dispatcher = $11
+WHERE chain = $1 AND address = $2 AND scanned_at <= $9`, args...)
+			rec.Kept = err == nil && tag.RowsAffected() == 1
+			return err
+		})
+		if err != nil {
+			return store.Recorded{}, fmt.Errorf("postgres: record token: %w", err)
+		}
+		if !raced {
+			return rec, nil
+		}
+		if attempt == 3 {
+			return store.Recorded{}, fmt.Errorf("postgres: record token %s: the row kept vanishing", t.Address)
+		}
 	}
-	return nil
 }
 
 // relatedQuery reads, in one statement, a creator's tokens by three keys
@@ -109,5 +137,53 @@ func (s *Store) RelatedTokens(ctx context.Context, q store.RelatedQuery) (store.
 	}
 	out.ByCreator = store.MergeRelated(byCreator, q.Limit)
 	out.ByCode = store.MergeRelated(out.ByCode, q.Limit)
+	return out, nil
+}
+
+var _ store.ReputationWatches = (*Store)(nil)
+
+// linkedWatchesQuery joins the tokens linked to one (each branch on its
+// index: creator, pool creator, code) with the entries watching them
+// (watches_by_token). $1 chain, $2 address, $3 creator, $4 pool creator,
+// $5 code, $6 limit.
+const linkedWatchesQuery = `SELECT w.id, w.key_id, w.address, w.chain, w.created_at, w.baseline_scan_id, w.baseline_level, w.baseline_score, l.link, l.via
+FROM (SELECT chain, address, 0 AS rank, 'creator'::text AS link, creator AS via
+    FROM tokens WHERE chain = $1 AND creator = $3 AND $3 <> '' AND creator <> '' AND address <> $2
+  UNION ALL
+  SELECT chain, address, 1, 'pool_creator', pool_creator
+    FROM tokens WHERE chain = $1 AND pool_creator = $3 AND $3 <> '' AND pool_creator <> '' AND address <> $2
+  UNION ALL
+  SELECT chain, address, 1, 'pool_creator', creator
+    FROM tokens WHERE chain = $1 AND creator = $4 AND $4 <> '' AND creator <> '' AND address <> $2
+  UNION ALL
+  SELECT chain, address, 2, 'code', code
+    FROM tokens WHERE code = $5 AND $5 <> '' AND code <> '' AND NOT (chain = $1 AND address = $2)) l
+JOIN watches w ON w.chain = l.chain AND w.address = l.address
+ORDER BY l.rank, w.created_at, w.id
+LIMIT $6`
+
+// LinkedWatches implements store.ReputationWatches.
+func (s *Store) LinkedWatches(ctx context.Context, q store.LinkedQuery) ([]store.LinkedWatch, error) {
+	if q.Creator == "" && q.PoolCreator == "" && q.Code == "" {
+		return nil, nil
+	}
+	rows, err := s.pool.Query(ctx, linkedWatchesQuery, q.Chain, q.Address, q.Creator, q.PoolCreator, q.Code, q.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: linked watches: %w", err)
+	}
+	defer rows.Close()
+	var out []store.LinkedWatch
+	for rows.Next() {
+		var lw store.LinkedWatch
+		w := &lw.Watch
+		if err := rows.Scan(&w.ID, &w.KeyID, &w.Address, &w.Chain, &w.CreatedAt, &w.BaselineScanID, &w.BaselineLevel, &w.BaselineScore, &lw.Link, &lw.Via); err != nil {
+			return nil, fmt.Errorf("postgres: linked watches: %w", err)
+		}
+		w.CreatedAt = w.CreatedAt.UTC()
+		out = append(out, lw)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: linked watches: %w", err)
+	}
 	return out, nil
 }

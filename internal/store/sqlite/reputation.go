@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,14 +13,34 @@ import (
 
 var _ store.Reputation = (*Store)(nil)
 
-// RecordToken implements store.Reputation.
-func (s *Store) RecordToken(ctx context.Context, t store.Token) error {
-	_, err := s.recordToken.ExecContext(ctx,
+// RecordToken implements store.Reputation: the previous harm is read and
+// the row written in one transaction on the one writer connection (an
+// immediate transaction: another process waits for it).
+func (s *Store) RecordToken(ctx context.Context, t store.Token) (store.Recorded, error) {
+	var rec store.Recorded
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return rec, fmt.Errorf("sqlite: record token: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	err = tx.QueryRowContext(ctx, `SELECT harm FROM tokens WHERE chain = ? AND address = ?`, t.Chain, t.Address).Scan(&rec.PreviousHarm)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return rec, fmt.Errorf("sqlite: record token: %w", err)
+	}
+	res, err := tx.StmtContext(ctx, s.recordToken).ExecContext(ctx,
 		t.Chain, t.Address, t.Creator, t.Code, t.ScanID, t.Level, t.Harm, strings.Join(t.Flags, ","), t.ScannedAt.UnixMicro(), t.PoolCreator, t.Dispatcher)
 	if err != nil {
-		return fmt.Errorf("sqlite: record token: %w", err)
+		return rec, fmt.Errorf("sqlite: record token: %w", err)
 	}
-	return nil
+	n, err := res.RowsAffected()
+	if err != nil {
+		return rec, fmt.Errorf("sqlite: record token: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return rec, fmt.Errorf("sqlite: record token: %w", err)
+	}
+	rec.Kept = n > 0
+	return rec, nil
 }
 
 // recordTokenQuery replaces a token's row unless it holds a newer scan.
@@ -118,4 +140,55 @@ func splitFlags(s string) []string {
 		return nil
 	}
 	return strings.Split(s, ",")
+}
+
+var _ store.ReputationWatches = (*Store)(nil)
+
+// linkedWatchesQuery joins the tokens linked to one (each branch on its
+// index: creator, pool creator, code) with the entries watching them
+// (watches_by_token). ?1 chain, ?2 address, ?3 creator, ?4 pool creator,
+// ?5 code, ?6 limit.
+const linkedWatchesQuery = `SELECT w.id, w.key_id, w.address, w.chain, w.created_at, w.baseline_scan_id, w.baseline_level, w.baseline_score, l.link, l.via
+FROM (SELECT chain, address, 0 AS rank, 'creator' AS link, creator AS via
+    FROM tokens WHERE chain = ?1 AND creator = ?3 AND ?3 <> '' AND creator <> '' AND address <> ?2
+  UNION ALL
+  SELECT chain, address, 1, 'pool_creator', pool_creator
+    FROM tokens WHERE chain = ?1 AND pool_creator = ?3 AND ?3 <> '' AND pool_creator <> '' AND address <> ?2
+  UNION ALL
+  SELECT chain, address, 1, 'pool_creator', creator
+    FROM tokens WHERE chain = ?1 AND creator = ?4 AND ?4 <> '' AND creator <> '' AND address <> ?2
+  UNION ALL
+  SELECT chain, address, 2, 'code', code
+    FROM tokens WHERE code = ?5 AND ?5 <> '' AND code <> '' AND NOT (chain = ?1 AND address = ?2)) l
+JOIN watches w ON w.chain = l.chain AND w.address = l.address
+ORDER BY l.rank, w.created_at, w.id
+LIMIT ?6`
+
+// LinkedWatches implements store.ReputationWatches.
+func (s *Store) LinkedWatches(ctx context.Context, q store.LinkedQuery) ([]store.LinkedWatch, error) {
+	if q.Creator == "" && q.PoolCreator == "" && q.Code == "" {
+		return nil, nil
+	}
+	rows, err := s.read.QueryContext(ctx, linkedWatchesQuery, q.Chain, q.Address, q.Creator, q.PoolCreator, q.Code, q.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: linked watches: %w", err)
+	}
+	defer rows.Close()
+	var out []store.LinkedWatch
+	for rows.Next() {
+		var (
+			lw      store.LinkedWatch
+			created int64
+		)
+		w := &lw.Watch
+		if err := rows.Scan(&w.ID, &w.KeyID, &w.Address, &w.Chain, &created, &w.BaselineScanID, &w.BaselineLevel, &w.BaselineScore, &lw.Link, &lw.Via); err != nil {
+			return nil, fmt.Errorf("sqlite: linked watches: %w", err)
+		}
+		w.CreatedAt = time.UnixMicro(created).UTC()
+		out = append(out, lw)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: linked watches: %w", err)
+	}
+	return out, nil
 }

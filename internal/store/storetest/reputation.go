@@ -35,7 +35,7 @@ func testReputation(t *testing.T, s store.Store) {
 	r := reputationStore(t, s)
 	rec := func(tok store.Token) {
 		t.Helper()
-		if err := r.RecordToken(ctx, tok); err != nil {
+		if _, err := r.RecordToken(ctx, tok); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,7 +116,7 @@ func testReputationPoolCreator(t *testing.T, s store.Store) {
 		// S4's creator is the pool creator of nothing; made by C too.
 		{Chain: "solana", Address: "S4", Creator: "C", ScanID: "scn_4", Level: "low", ScannedAt: at(4)},
 	} {
-		if err := r.RecordToken(ctx, tok); err != nil {
+		if _, err := r.RecordToken(ctx, tok); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -174,7 +174,7 @@ func testReputationDispatcher(t *testing.T, s store.Store) {
 		{Chain: "ethereum", Address: "0xD6", Code: "cp_d"},
 	} {
 		tok.ScanID, tok.Level, tok.ScannedAt = fmt.Sprintf("scn_d%d", i), "low", at(i)
-		if err := r.RecordToken(ctx, tok); err != nil {
+		if _, err := r.RecordToken(ctx, tok); err != nil {
 			t.Fatal(err)
 		}
 	}

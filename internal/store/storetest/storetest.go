@@ -53,6 +53,9 @@ func Run(t *testing.T, open Open) {
 		{"Reputation", testReputation},
 		{"ReputationPoolCreator", testReputationPoolCreator},
 		{"ReputationDispatcher", testReputationDispatcher},
+		{"RecordedHarm", testRecordedHarm},
+		{"RecordedHarmUnderConcurrency", testRecordedHarmUnderConcurrency},
+		{"LinkedWatches", testLinkedWatches},
 	}
 	for _, wt := range webhookTests {
 		tests = append(tests, struct {
