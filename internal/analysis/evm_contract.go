@@ -229,6 +229,10 @@ type EVMContractEvidence struct {
 	Powers       []EVMCapability  `json:"powers"`
 	Code         *EVMCodeFacts    `json:"code"`
 	ProbedFrom   []EVMProbeCaller `json:"probed_from"`
+	// PrivilegedAddresses are the callers that proved a power only they
+	// hold, each with its powers and whether they survive the token's
+	// own renounce (null when the probes did not run).
+	PrivilegedAddresses []EVMPrivilegedAddress `json:"privileged_addresses"`
 	// FunctionsProbed and FunctionsUnprobed count the non-standard
 	// functions the privilege probes called and those they could not.
 	FunctionsProbed   *int     `json:"functions_probed,omitempty"`
@@ -372,6 +376,10 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		warnings = append(warnings, "contract: privilege probes did not run; capabilities are unproven")
 	} else {
 		ev.ProbedFrom = f.Probe.Callers
+		ev.PrivilegedAddresses = f.Probe.Privileged
+		if ev.PrivilegedAddresses == nil {
+			ev.PrivilegedAddresses = []EVMPrivilegedAddress{}
+		}
 		probed, unprobed := f.Probe.Functions, f.Probe.Unprobed
 		ev.FunctionsProbed, ev.FunctionsUnprobed = &probed, &unprobed
 		for _, c := range f.Probe.Capabilities {
@@ -410,11 +418,21 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			}
 		}
 	}
+	survivor, survived := renounceSurvivor(f, hidden, public)
+	if hidden == "" && survivor != "" {
+		hidden = survivor
+	}
 	reclaim := caps[EVMCapOwnershipReclaim]
 	reclaimFlag := "" // the flag that says ownership can be taken back
 	switch {
 	case hidden != "":
 		detail := "The address " + hidden + ", which is not the declared owner, proved owner powers in simulation."
+		if strings.EqualFold(hidden, f.Owner) {
+			detail = "The owner " + hidden + " would keep owner powers after renouncing ownership."
+		}
+		if survived != "" {
+			detail += " " + survived
+		}
 		ev.HiddenOwner = &EVMHiddenOwner{Found: true, Address: &hidden, Detail: detail}
 		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Hidden owner", detail))
 		if hiddenCap == EVMCapOwnershipReclaim {
@@ -667,4 +685,38 @@ func evmExternalCallsText(calls []EVMExternalCall) string {
 		}
 	}
 	return strings.Join(out, "; ")
+}
+
+// renounceSurvivor finds a privileged address whose powers the probes
+// proved again after the token's own renounce path cleared owner(): the
+// hidden owner when given (else the first such address, the owner's
+// own powers among them, while ownership is not renounced yet: a
+// renounce that would leave them is no renounce), and the sentence
+// saying so ("" when none survived).
+func renounceSurvivor(f *EVMContractFacts, hidden string, public map[string]bool) (string, string) {
+	if f.Probe == nil {
+		return "", ""
+	}
+	for _, p := range f.Probe.Privileged {
+		if p.AfterRenounce == nil || !*p.AfterRenounce || p.Role == evmRoleAnyone {
+			continue
+		}
+		if hidden != "" && !strings.EqualFold(p.Address, hidden) {
+			continue
+		}
+		if hidden == "" && (f.Owner == "" || !strings.EqualFold(p.Address, f.Owner)) {
+			continue // a non-owner's power is a hidden owner already, or public
+		}
+		var powers []string
+		for _, pw := range p.Powers {
+			if !public[pw] {
+				powers = append(powers, pw)
+			}
+		}
+		if len(powers) == 0 {
+			continue
+		}
+		return p.Address, "Its powers (" + strings.Join(powers, ", ") + ") survive the token's own renounce (" + p.AfterRenounceDetail + ")."
+	}
+	return "", ""
 }

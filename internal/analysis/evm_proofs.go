@@ -121,9 +121,11 @@ type EVMPrivilegedAddress struct {
 	// Powers are the capability names (EVMCap*) proven from it.
 	Powers []string `json:"powers"`
 	// AfterRenounce is true when its powers were proven again after the
-	// token's own renounce path ran, false when they were gone, nil when
-	// not tried.
-	AfterRenounce *bool `json:"after_renounce"`
+	// token's own renounce path ran (or the token is renounced already),
+	// false when they were gone, nil when not tried;
+	// AfterRenounceDetail says how it was established, or why not.
+	AfterRenounce       *bool  `json:"after_renounce"`
+	AfterRenounceDetail string `json:"after_renounce_detail,omitempty"`
 }
 
 // EVMReclaimProbe is the token's own renounce path run, then a reclaim

@@ -43,7 +43,9 @@
 // compares msg.sender with past the first (probe/guard.go: their
 // addresses are the privileged callers the code really gates on, named
 // by the code that arrived in round trip 1), then the privilege
-// probes with the holders' and creator's accounts and the real holders'
+// probes (with, in the same batch, the token's own renounce followed by
+// every caller's probes again: probe/afterrenounce.go) with the
+// holders' and creator's accounts and the real holders'
 // sells (holdersells.go: the top holders and last buyers of the holder
 // rebuild, each selling from its own address in an eth_simulateV1 of that
 // batch; in the holders' round trip when the rebuild outlived round trip

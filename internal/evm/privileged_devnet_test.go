@@ -59,7 +59,7 @@ func probeKeeper(t *testing.T, renounce bool) (*analysis.EVMProbeFacts, common.A
 	}
 	req := probe.ProbeRequest{Token: token, Pool: pool, Code: report, Owner: owner, Stored: stored(), Guards: guards(report),
 		Creator: &deployer, Donors: []common.Address{deployer}, Holders: []common.Address{deployer, holder},
-		Exclude: []common.Address{weth}, Wrapped: weth, FeeBps: 30}
+		Exclude: []common.Address{weth}, Wrapped: weth, FeeBps: 30, Renounced: renounce}
 	var head struct {
 		Time hexutil.Uint64 `json:"timestamp"`
 	}
@@ -79,7 +79,7 @@ func probeKeeper(t *testing.T, renounce bool) (*analysis.EVMProbeFacts, common.A
 		t.Fatal(err)
 	}
 	for _, p := range pf.Privileged {
-		t.Logf("privileged %s (%s, slot %s) %v", p.Address, p.Role, p.Slot, p.Powers)
+		t.Logf("privileged %s (%s, slot %s) %v after renounce %s: %s", p.Address, p.Role, p.Slot, p.Powers, fmtPtr(p.AfterRenounce), p.AfterRenounceDetail)
 	}
 	return pf, keeperOf(deployer)
 }
@@ -97,5 +97,26 @@ func TestProbesFindTheAddressTheCodeGatesOn(t *testing.T) {
 	k := pf.Privileged[i]
 	if k.Role != probe.RoleGuard || k.Slot != "0x11" || !slices.Contains(k.Powers, bytecode.CapSeize) {
 		t.Errorf("keeper = %+v, want role guard, slot 0x11, powers with %s", k, bytecode.CapSeize)
+	}
+}
+
+// TestPowersThatSurviveTheRenounce: KeeperToken's owner renounces
+// through renounceOwnership() inside the probes' batch; its mint dies
+// with it, the keeper's seizure survives it (the power that makes
+// "renounced" a lie). Once the token is renounced for real, the
+// keeper's power was proven after the renounce.
+func TestPowersThatSurviveTheRenounce(t *testing.T) {
+	for _, renounce := range []bool{false, true} {
+		pf, keeper := probeKeeper(t, renounce)
+		got := map[string]string{}
+		for _, p := range pf.Privileged {
+			got[p.Role] = fmtPtr(p.AfterRenounce)
+			if p.Address == keeper.Hex() && (p.AfterRenounce == nil || !*p.AfterRenounce) {
+				t.Errorf("renounced %v: keeper after_renounce = %s (%s), want true", renounce, fmtPtr(p.AfterRenounce), p.AfterRenounceDetail)
+			}
+		}
+		if !renounce && got[probe.RoleOwner] != "false" {
+			t.Errorf("owner after_renounce = %s, want false (its mint is gone)", got[probe.RoleOwner])
+		}
 	}
 }

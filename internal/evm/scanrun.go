@@ -414,6 +414,7 @@ func (r *scanRun) probeRequest(code bytecode.CodeReport, owner *common.Address, 
 	pr := probe.ProbeRequest{Token: r.token, Code: code, Owner: owner, Stored: stored, Creator: creator}
 	if s.lens != nil {
 		pr.BlockTime, pr.Supply = s.lens.Timestamp, s.lens.TotalSupply
+		pr.Renounced = s.lens.OwnerFunc && holder.IsBurn(s.lens.Owner)
 	}
 	if len(s.pools) > 0 {
 		deepest := s.pools[0]

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -126,6 +127,9 @@ type ProbeRequest struct {
 	// (0 / nil: unknown; the scripted probes that need them do not run).
 	BlockTime uint64
 	Supply    *big.Int
+	// Renounced says the owner getter answered zero: the probes ran on
+	// a renounced token, so every power they prove survived it.
+	Renounced bool
 }
 
 // StorageCandidateCalls reads token's first StorageCandidateSlots storage
@@ -287,6 +291,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		calls  []probeCall
 		out    *hexutil.Bytes
 		elem   int
+		input  []byte
 	}
 	var elems []rpc.BatchElem
 	var chunks []chunk
@@ -351,7 +356,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 				}
 				out := new(hexutil.Bytes)
 				from := c.addr
-				chunks = append(chunks, chunk{caller: ci, calls: part, out: out, elem: len(elems)})
+				chunks = append(chunks, chunk{caller: ci, calls: part, out: out, elem: len(elems), input: input})
 				elems = append(elems, node.CallElem(node.CallMsg{From: &from, To: c.addr, Gas: probeCallGas, Data: input}, seg.ov, out))
 			}
 		}
@@ -360,9 +365,18 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 	scripted, scriptDecode := scriptCalls(req, callers)
 	scriptStart := len(elems)
 	elems = append(elems, scripted...)
+	var replay []replayChunk
+	for _, ch := range chunks {
+		if slices.ContainsFunc(ch.calls, func(p probeCall) bool { return !p.stock }) {
+			replay = append(replay, replayChunk{caller: ch.caller, calls: ch.calls, input: ch.input})
+		}
+	}
+	rr := newRenounceReplay(req, callers, replay, donors, prober, donor, grant)
+	replayStart := len(elems)
+	elems = append(elems, rr.elems()...)
 
 	decode := func() (*analysis.EVMProbeFacts, error) {
-		scriptDecode(elems[scriptStart:], facts)
+		scriptDecode(elems[scriptStart:replayStart], facts)
 		ran := make([]bool, len(callers))
 		errs := make([]string, len(callers))
 		for i := range ran {
@@ -407,6 +421,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		facts.Capabilities = v.capabilities()
 		facts.SellBlocks = v.provenSellBlocks()
 		facts.Privileged = v.privileged()
+		rr.apply(elems[replayStart:], prober, req, callers, sc, facts.Privileged)
 		facts.Exercised = map[string]bool{}
 		for s := range v.ran {
 			facts.Exercised[s.String()] = true

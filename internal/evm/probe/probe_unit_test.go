@@ -242,8 +242,8 @@ func TestProbeCallsReportFailedCallers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(elems) != 2 { // the owner and the control caller
-		t.Fatalf("%d elements, want 2", len(elems))
+	if len(elems) != 3 { // the owner, the control caller, the renounce replay
+		t.Fatalf("%d elements, want 3", len(elems))
 	}
 	for i := range elems {
 		elems[i].Error = errors.New("execution timeout")
