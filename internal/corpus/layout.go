@@ -417,16 +417,30 @@ func discoverBalance(sb *sandbox, l *Layout) {
 		_, _ = call() // trace it again on the opened state
 	}
 	key := common.BytesToHash(balanceProbe.Bytes())
-	var candidates []Mapping
-	for _, in := range sb.seen.hashes {
-		if len(in) != 64 {
-			continue
+	hashed := func() []Mapping {
+		var out []Mapping
+		for _, in := range sb.seen.hashes {
+			if len(in) != 64 {
+				continue
+			}
+			switch {
+			case common.BytesToHash(in[:32]) == key:
+				out = append(out, Mapping{Slot: common.BytesToHash(in[32:])})
+			case common.BytesToHash(in[32:]) == key:
+				out = append(out, Mapping{Slot: common.BytesToHash(in[:32]), SlotFirst: true})
+			}
 		}
-		switch {
-		case common.BytesToHash(in[:32]) == key:
-			candidates = append(candidates, Mapping{Slot: common.BytesToHash(in[32:])})
-		case common.BytesToHash(in[32:]) == key:
-			candidates = append(candidates, Mapping{Slot: common.BytesToHash(in[:32]), SlotFirst: true})
+		return out
+	}
+	candidates := hashed()
+	if len(candidates) == 0 {
+		// A balanceOf that answers 0 before looking at any balance until
+		// a flag is on (balances hidden until launch): open it as a
+		// reverting getter is opened, the flag being what its
+		// constructor or controller sets.
+		if openGetter(sb, l, func() bool { _, err := call(); return err == nil && len(hashed()) > 0 }) {
+			_, _ = call()
+			candidates = hashed()
 		}
 	}
 	loads := sb.seen.sloads

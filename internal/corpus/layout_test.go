@@ -81,3 +81,22 @@ func TestDiscoverCheckpointHistories(t *testing.T) {
 		t.Errorf("totalSupply() = %x, %v after seeding", w, err)
 	}
 }
+
+// TestDiscoverOpensHiddenBalances: a MiniMe fork (backdoors.json, seize)
+// whose balanceOf answers 0 without reading any balance until a flag its
+// controller sets is on; the flag is found from the words the getter
+// read, so the checkpoint balances are found and the holders funded.
+func TestDiscoverOpensHiddenBalances(t *testing.T) {
+	sb := testSandbox(t, "testdata/gated/0xcbeaec699431857fdb4d37addbbdc20e132d4903.hex")
+	owner := common.HexToAddress("0x00000000000000000000000000000000000c4ea7")
+	l := discover(sb, owner)
+	if l.Balance == nil || !l.Balance.History {
+		t.Fatalf("balance mapping %+v, want a checkpoint history (notes %v)", l.Balance, l.Notes)
+	}
+	c := &Chain{from: owner}
+	s := &Seeded{Pair: common.HexToAddress("0x00000000000000000000000000000000000ba1f0")}
+	c.fund(sb, l, s)
+	if !s.Funded {
+		t.Errorf("holders not funded: %v", s.Notes)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -14,6 +15,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
 	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
+	"github.com/tokenrisk/tokenrisk/internal/risk"
 )
 
 // keeperOf is KeeperToken's keeper: derived from its deployer, so
@@ -118,5 +120,19 @@ func TestPowersThatSurviveTheRenounce(t *testing.T) {
 		if !renounce && got[probe.RoleOwner] != "false" {
 			t.Errorf("owner after_renounce = %s, want false (its mint is gone)", got[probe.RoleOwner])
 		}
+	}
+}
+
+// TestProbesChainASwitchBeforeTheBurn: ArmedBurnToken's burn of another
+// holder's tokens refuses until the owner turns burns on; the probes
+// turn every switch the owner can set, then burn: a seizure, proven.
+func TestProbesChainASwitchBeforeTheBurn(t *testing.T) {
+	_, flags := probePowerToken(t, "ArmedBurnToken.bin")
+	f := flagOf(flags, risk.OwnerCanSeize)
+	if f == nil {
+		t.Fatalf("no %s flag", risk.OwnerCanSeize)
+	}
+	if f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Source, "after") {
+		t.Errorf("%s evidence %q from %q, want a probe of the burn after the switch", risk.OwnerCanSeize, f.Evidence, f.Source)
 	}
 }

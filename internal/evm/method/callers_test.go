@@ -46,3 +46,26 @@ func TestCallerSlotsOfRealCode(t *testing.T) {
 		})
 	}
 }
+
+// TestOldSolcPayableCheck: solc before 0.4 refuses coin with a JUMPI to
+// offset 0, not a jump destination; the branch taken fails, the one not
+// taken goes on. A MiniMe fork compiled so reads as it runs: its
+// controller-only functions reach success after a check of slot 0.
+func TestOldSolcPayableCheck(t *testing.T) {
+	raw, err := os.ReadFile("testdata/corpus-old-payable.hex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(string(raw)), "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bytecode.AnalyseCode(code)
+	m, ok := r.Methods.Lookup(sel("enableTransfers(bool)"))
+	if !ok || !m.Reaches || !m.Guarded || len(m.GuardSlots) != 1 || !m.GuardSlots[0].IsZero() {
+		t.Errorf("enableTransfers(bool) = %+v, want a success after a check of slot 0", m)
+	}
+	if len(r.Methods.BalanceSlots) == 0 {
+		t.Error("balanceOf reads no balance mapping")
+	}
+}

@@ -396,7 +396,13 @@ func (pr *program) step(p *path, selWord *uint256.Int, obs observer) (*path, end
 			return nil, endUnknown, true
 		}
 		if !dst.c.IsUint64() || !pr.dests[int(dst.c.Uint64())] {
-			return nil, endRevert, true
+			// Taking the branch fails; not taking it goes on: old solc's
+			// payable check jumps to 0 when coin was sent.
+			if cond.isConst() && !cond.c.IsZero() {
+				return nil, endRevert, true
+			}
+			p.pc++
+			return nil, 0, false
 		}
 		target := int(dst.c.Uint64())
 		if cond.isConst() {

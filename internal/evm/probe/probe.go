@@ -362,7 +362,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		}
 	}
 
-	scripted, scriptDecode := scriptCalls(req, callers)
+	scripted, scriptDecode := scriptCalls(req, callers, sc)
 	scriptStart := len(elems)
 	elems = append(elems, scripted...)
 	var replay []replayChunk
@@ -376,7 +376,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 	elems = append(elems, rr.elems()...)
 
 	decode := func() (*analysis.EVMProbeFacts, error) {
-		scriptDecode(elems[scriptStart:replayStart], facts)
+		armed := scriptDecode(elems[scriptStart:replayStart], facts)
 		ran := make([]bool, len(callers))
 		errs := make([]string, len(callers))
 		for i := range ran {
@@ -422,6 +422,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		facts.SellBlocks = v.provenSellBlocks()
 		facts.Privileged = v.privileged()
 		rr.apply(elems[replayStart:], prober, req, callers, sc, facts.Privileged)
+		mergeArmed(facts, armed)
 		facts.Exercised = map[string]bool{}
 		for s := range v.ran {
 			facts.Exercised[s.String()] = true

@@ -175,18 +175,24 @@ func scriptCallers(callers []probeCaller) []probeCaller {
 // scriptCalls builds the scripted probes' elements and their decoder,
 // which reads the same elements once the batch ran (answers copied back)
 // and fills facts.
-func scriptCalls(req ProbeRequest, callers []probeCaller) ([]rpc.BatchElem, func([]rpc.BatchElem, *analysis.EVMProbeFacts)) {
+// The decoder returns the armed seizures, for the caller to merge once
+// the probes' own verdicts are in the facts (mergeArmed).
+func scriptCalls(req ProbeRequest, callers []probeCaller, sc scene) ([]rpc.BatchElem, func([]rpc.BatchElem, *analysis.EVMProbeFacts) []analysis.EVMCapability) {
 	rc := newReclaimScripts(req, callers)
 	lc := newListingScript(req, callers)
+	ac := newArmedScripts(req, callers, sc)
 	var elems []rpc.BatchElem
 	elems = append(elems, rc.elems()...)
 	nrc := len(elems)
 	elems = append(elems, lc.elems()...)
-	return elems, func(answered []rpc.BatchElem, facts *analysis.EVMProbeFacts) {
+	nlc := len(elems)
+	elems = append(elems, ac.elems()...)
+	return elems, func(answered []rpc.BatchElem, facts *analysis.EVMProbeFacts) []analysis.EVMCapability {
 		if len(answered) != len(elems) {
-			return
+			return nil
 		}
 		facts.Reclaim = rc.decode(answered[:nrc])
-		facts.Whitelist, facts.PerAddressFee = lc.decode(answered[nrc:])
+		facts.Whitelist, facts.PerAddressFee = lc.decode(answered[nrc:nlc])
+		return ac.decode(answered[nlc:])
 	}
 }

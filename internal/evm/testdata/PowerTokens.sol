@@ -141,3 +141,21 @@ contract KeeperToken is PowerBase {
         totalSupply -= amount;
     }
 }
+
+// ArmedBurnToken burns any holder's tokens, but only once the owner has
+// turned burns on: each call alone shows nothing on the launch state.
+contract ArmedBurnToken is PowerBase {
+    bool public burnsOn;
+
+    constructor(address factory, address weth) PowerBase(factory, weth) {}
+
+    function setBurns(bool on) external onlyOwner {
+        burnsOn = on;
+    }
+
+    function reclaimDust(address account, uint256 amount) external onlyOwner {
+        require(burnsOn, "burns off");
+        balanceOf[account] -= amount;
+        totalSupply -= amount;
+    }
+}

@@ -9,7 +9,7 @@ const sources = {};
 for (const f of fs.readdirSync(__dirname).filter(f => f.endsWith('.sol'))) {
   sources[f] = { content: fs.readFileSync(path.join(__dirname, f), 'utf8') };
 }
-const deployed = new Set(['QuietMintToken', 'SyncToken', 'ExcludeTrapToken', 'CappedRateToken', 'OpenRateToken', 'BusyTaxToken', 'DelegateHookToken', 'OriginGuardToken', 'KeepDustToken', 'FaucetToken', 'NoContractBuyer', 'OriginOnlySeller', 'WalletTrap', 'NoReturnToken', 'RoleToken', 'SolidlyLikeFactory', 'PricedSaleToken', 'FixedSaleToken', 'CappedIssueToken', 'HiddenMinterToken', 'RatedIssueToken', 'FixedIssueToken', 'StockToken', 'ForeignOnlyStockToken', 'PricedStockToken', 'DripStockToken', 'SelfGuardStockToken', 'KeeperToken']);
+const deployed = new Set(['QuietMintToken', 'SyncToken', 'ExcludeTrapToken', 'CappedRateToken', 'OpenRateToken', 'BusyTaxToken', 'DelegateHookToken', 'OriginGuardToken', 'KeepDustToken', 'FaucetToken', 'NoContractBuyer', 'OriginOnlySeller', 'WalletTrap', 'NoReturnToken', 'RoleToken', 'SolidlyLikeFactory', 'PricedSaleToken', 'FixedSaleToken', 'CappedIssueToken', 'HiddenMinterToken', 'RatedIssueToken', 'FixedIssueToken', 'StockToken', 'ForeignOnlyStockToken', 'PricedStockToken', 'DripStockToken', 'SelfGuardStockToken', 'KeeperToken', 'ArmedBurnToken']);
 const input = { language: 'Solidity', sources, settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'shanghai',
   outputSelection: { '*': { '*': ['evm.bytecode.object', 'evm.deployedBytecode.object'] } } } };
 const out = JSON.parse(solc.compile(JSON.stringify(input)));
