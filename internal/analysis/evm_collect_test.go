@@ -51,6 +51,7 @@ func TestAnalyseEVMLiquidity(t *testing.T) {
 		{"no pool is NO_LIQUIDITY", EVMLiquidityFacts{Searched: true}, risk.NoLiquidity, true, scan.Complete, false},
 		{"empty pools are NO_LIQUIDITY", EVMLiquidityFacts{Searched: true, Pools: []EVMPool{evmPool(0, evmF(100), evmF(0))}}, risk.NoLiquidity, true, scan.Complete, false},
 		{"failed search is unknown, not NO_LIQUIDITY", EVMLiquidityFacts{}, risk.NoLiquidity, false, scan.Unavailable, false},
+		{"no pool with an incomplete V4 search is unknown, not NO_LIQUIDITY", EVMLiquidityFacts{Searched: true, V4Unknown: true}, risk.NoLiquidity, false, scan.Partial, false},
 		{"deep pool is not NO_LIQUIDITY", EVMLiquidityFacts{Searched: true, Pools: []EVMPool{evmPool(1e6, evmF(100), evmF(0))}}, risk.NoLiquidity, false, scan.Complete, true},
 		{"5k USD is LOW_LIQUIDITY", EVMLiquidityFacts{Searched: true, Pools: []EVMPool{evmPool(5000, evmF(100), evmF(0))}}, risk.LowLiquidity, true, scan.Complete, true},
 		{"50k USD is not LOW_LIQUIDITY", EVMLiquidityFacts{Searched: true, Pools: []EVMPool{evmPool(50_000, evmF(100), evmF(0))}}, risk.LowLiquidity, false, scan.Complete, true},

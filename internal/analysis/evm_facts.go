@@ -42,6 +42,10 @@ type EVMLiquidityFacts struct {
 	// Searched is true when the pool search ran (the lens answered);
 	// false means pools are unknown, not absent.
 	Searched bool
+	// V4Unknown is true when the Uniswap V4 pool search failed or did not
+	// reach the deployment block: V4 pools may exist beyond those listed,
+	// so finding none is no NO_LIQUIDITY.
+	V4Unknown bool
 	// Pools are the token's pools against configured quote tokens,
 	// deepest (by USD liquidity) first.
 	Pools []EVMPool

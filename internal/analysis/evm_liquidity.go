@@ -61,6 +61,9 @@ func AnalyseEVMLiquidity(f *EVMFacts) (scan.Section, []string) {
 	}
 
 	switch {
+	case len(lf.Pools) == 0 && lf.V4Unknown:
+		warnings = append(warnings, "liquidity: no pool found, but the Uniswap V4 pool search did not complete; whether the token has liquidity is unknown")
+		return scan.Section{Status: scan.Partial, Evidence: ev}, warnings
 	case len(lf.Pools) == 0:
 		flags = append(flags, risk.NewFlag(risk.NoLiquidity, "No liquidity pool found",
 			"No pool of the token against the chain's quote tokens exists on the configured DEXes.").WithValue(0))

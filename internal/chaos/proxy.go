@@ -88,6 +88,11 @@ type Fault struct {
 	// (as anvil does) one id-less -32600 "Invalid request".
 	MaxBody         int
 	BodyTooLarge413 bool
+	// MaxLogRange refuses every eth_getLogs whose block range spans more
+	// than this many blocks (0: none; "latest" is the node's head, a
+	// missing fromBlock "latest" too) with -32005 "block range too large,
+	// max N", as providers that cap a query's range do.
+	MaxLogRange uint64
 }
 
 // Proxy is a running fault-injecting JSON-RPC proxy.
@@ -321,6 +326,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	if f.MaxLogRange > 0 {
+		p.refuseLogRanges(r.Context(), calls, answers, f.MaxLogRange)
+	}
 	var forward []json.RawMessage
 	var at []int
 	for i, c := range calls {
@@ -387,6 +395,60 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.write(w, out, f)
+}
+
+// refuseLogRanges answers the eth_getLogs calls whose range spans more
+// than limit blocks with a -32005 refusal (asking the node its head when a
+// call names "latest").
+func (p *Proxy) refuseLogRanges(ctx context.Context, calls []call, answers []*answer, limit uint64) {
+	var head *uint64
+	latest := func() (uint64, bool) {
+		if head == nil {
+			got, status, err := p.post(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`))
+			var a struct {
+				Result string `json:"result"`
+			}
+			if err != nil || status != http.StatusOK || json.Unmarshal(got, &a) != nil {
+				return 0, false
+			}
+			n, err := strconv.ParseUint(strings.TrimPrefix(a.Result, "0x"), 16, 64)
+			if err != nil {
+				return 0, false
+			}
+			head = &n
+		}
+		return *head, true
+	}
+	block := func(tag string) (uint64, bool) {
+		switch tag {
+		case "", "latest", "pending", "safe", "finalized":
+			return latest()
+		case "earliest":
+			return 0, true
+		}
+		n, err := strconv.ParseUint(strings.TrimPrefix(tag, "0x"), 16, 64)
+		return n, err == nil
+	}
+	for i, c := range calls {
+		if answers[i] != nil || c.Method != "eth_getLogs" {
+			continue
+		}
+		var params []struct {
+			FromBlock string `json:"fromBlock"`
+			ToBlock   string `json:"toBlock"`
+			BlockHash string `json:"blockHash"`
+		}
+		if json.Unmarshal(c.Params, &params) != nil || len(params) == 0 || params[0].BlockHash != "" {
+			continue
+		}
+		from, ok1 := block(params[0].FromBlock)
+		to, ok2 := block(params[0].ToBlock)
+		if !ok1 || !ok2 || to < from || to-from+1 <= limit {
+			continue
+		}
+		p.faulted.Add(1)
+		answers[i] = &answer{JSONRPC: "2.0", ID: c.ID, Error: &CallError{Code: -32005, Message: fmt.Sprintf("block range too large, max %d", limit)}}
+	}
 }
 
 // pick says whether the next matching call (or request) gets the fault.

@@ -169,6 +169,7 @@ func (r *scanRun) assemble(c collected) *scan.Assessment {
 		ef.Exchanges[e.Address] = e.Name
 	}
 	ef.Liquidity.Searched = lens != nil
+	ef.Liquidity.V4Unknown = c.v4 != nil && c.v4.SearchFailed
 	for i, p := range s.pools {
 		rep := p.Report
 		if i == 0 && acct != nil && acct.crLP != nil {

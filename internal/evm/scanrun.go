@@ -144,6 +144,10 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	}
 	stored := s.stored()
 
+	// The V4 pool search's refused ranges, again in windows (one batch,
+	// sent only when the node refused a range in round trip 1).
+	s.v4.searchWindows(ctx, s.client, latest)
+
 	// Round trip 2: simulation and proxy details.
 	var rt2 batchPlan
 	simPool, simReq := r.simulationRequest()

@@ -40,62 +40,6 @@ const (
 	maxV4Listed      = 8
 )
 
-// v4Search is round trip 1's V4 part on one chain.
-type v4Search struct {
-	queries []*v4.LogQuery
-	dexes   []chains.DEX
-	// pools are the token's V4 pools (every deployment), dexOf their
-	// deployment; err is set when a log search failed (V4 pools are then
-	// unknown, not absent).
-	pools []v4.Pool
-	dexOf []chains.DEX
-	err   error
-}
-
-// newV4Search plans the log search on every V4 deployment of ch; nil when
-// the chain has none.
-func newV4Search(ch chains.Chain, token common.Address) *v4Search {
-	var vs v4Search
-	for _, d := range ch.DEXes {
-		if d.Kind != "v4" || d.PoolManager == "" {
-			continue
-		}
-		vs.queries = append(vs.queries, v4.NewLogQuery(common.HexToAddress(d.PoolManager), token, d.FromBlock))
-		vs.dexes = append(vs.dexes, d)
-	}
-	if len(vs.queries) == 0 {
-		return nil
-	}
-	return &vs
-}
-
-func (vs *v4Search) add(plan *batchPlan) {
-	if vs == nil {
-		return
-	}
-	for _, q := range vs.queries {
-		plan.add(q.Elems())
-	}
-}
-
-// read decodes the answers after the batch.
-func (vs *v4Search) read() {
-	if vs == nil {
-		return
-	}
-	for i, q := range vs.queries {
-		ps, err := q.Pools()
-		if err != nil {
-			vs.err = err
-			continue
-		}
-		for _, p := range ps {
-			vs.pools = append(vs.pools, p)
-			vs.dexOf = append(vs.dexOf, vs.dexes[i])
-		}
-	}
-}
-
 // v4Facts are the V4 pools of the scan and their simulations: the seam
 // the hook analysis reads (each pool's Key.Hooks; what the simulator saw
 // through it).
@@ -107,7 +51,8 @@ type v4Facts struct {
 	Sims map[common.Hash]*v4.Simulation
 	// Reports are the simulations as the analysis reads them, by pool id.
 	Reports map[common.Hash]*analysis.EVMSimulation
-	// SearchFailed says a log search failed: V4 pools are unknown.
+	// SearchFailed says a log search failed or did not reach its
+	// deployment block: V4 pools are unknown (those found are listed).
 	SearchFailed bool
 }
 
@@ -216,9 +161,12 @@ func (r *scanRun) v4Apply(vr *v4Round, answered bool) *v4Facts {
 	if vs == nil {
 		return nil
 	}
-	f := &v4Facts{SearchFailed: vs.err != nil, Sims: map[common.Hash]*v4.Simulation{}, Reports: map[common.Hash]*analysis.EVMSimulation{}}
+	f := &v4Facts{SearchFailed: vs.err != nil || len(vs.partial) > 0, Sims: map[common.Hash]*v4.Simulation{}, Reports: map[common.Hash]*analysis.EVMSimulation{}}
 	if vs.err != nil {
 		r.warn("v4: the Uniswap V4 pool search failed (%s); V4 pools are unknown", node.SafeErr(vs.err))
+	}
+	for _, p := range vs.partial {
+		r.warn("v4: %s", p)
 	}
 	for _, sc := range vr.states {
 		if !answered {

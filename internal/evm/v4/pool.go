@@ -108,6 +108,16 @@ type LogQuery struct {
 
 // NewLogQuery builds the query for token in manager.
 func NewLogQuery(manager, token common.Address, fromBlock uint64) *LogQuery {
+	return newLogQuery(manager, token, fromBlock, "latest")
+}
+
+// NewLogWindow builds the query for token in manager over the blocks
+// fromBlock..toBlock (inclusive): a window of a range the node refused.
+func NewLogWindow(manager, token common.Address, fromBlock, toBlock uint64) *LogQuery {
+	return newLogQuery(manager, token, fromBlock, hexutil.EncodeUint64(toBlock))
+}
+
+func newLogQuery(manager, token common.Address, fromBlock uint64, toBlock string) *LogQuery {
 	q := &LogQuery{manager: manager}
 	word := common.BytesToHash(token.Bytes())
 	for i := range 2 {
@@ -116,7 +126,7 @@ func NewLogQuery(manager, token common.Address, fromBlock uint64) *LogQuery {
 		filter := map[string]any{
 			"address":   manager,
 			"fromBlock": hexutil.EncodeUint64(fromBlock),
-			"toBlock":   "latest",
+			"toBlock":   toBlock,
 			"topics":    topics[:3+i],
 		}
 		q.elems = append(q.elems, rpc.BatchElem{Method: "eth_getLogs", Args: []any{filter}, Result: &q.logs[i]})
