@@ -88,6 +88,12 @@ var fieldCases = []fieldCase{
 	{"external_call_guard", "external_call", "EXTERNAL_CALL", false},
 	{"anti_whale_max_tx", "is_anti_whale", "", false},
 	{"anti_whale_max_wallet", "is_anti_whale", "", false},
+	// Other shapes of the newer probes' powers (zoo_shapes.go).
+	{"honeypot_owner_switch_asm", "is_honeypot", "OWNER_CAN_BLOCK_SELLS", false},
+	{"ownership_reclaim_stewards", "can_take_back_ownership", "", false},
+	{"whitelist_partner_array", "is_whitelisted", "", false},
+	{"personal_fee_asm", "personal_slippage_modifiable", "PER_ADDRESS_FEE", false},
+	{"buy_cooldown_asm", "trading_cooldown", "TRADING_COOLDOWN", false},
 	{"benign_cooldown_named", "trading_cooldown", "TRADING_COOLDOWN", true},
 	{"benign_max_wallet", "is_honeypot", "HONEYPOT_CANNOT_SELL", true},
 	{"benign_self_lock", "can_take_back_ownership", "OWNER_CAN_RECLAIM", true},

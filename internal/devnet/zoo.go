@@ -199,7 +199,7 @@ func zooSpecs() []zooSpec {
 			behaviour: "No transfer may exceed 0.005% of supply, a thirtieth of an ordinary trade (0.3% of the pool's ETH buys about 0.15%); the owner sets the cap with setMaxTxAmount. Freshly launched: no holder has traded yet."}),
 		{kind: "not_a_token", deploy: deployRegistry, owner: ownerless,
 			behaviour: "A vault registry contract with no ERC-20 functions at all."},
-	}, fieldSpecs()...)
+	}, append(fieldSpecs(), shapeSpecs()...)...)
 }
 
 // ownerABI is the artifact whose ABI has the token's ownership functions.

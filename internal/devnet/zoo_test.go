@@ -30,6 +30,10 @@ var wantKinds = []string{
 	"ownership_reclaim_lock", "ownership_reclaim_admin", "hidden_owner_dev", "hidden_owner_slot",
 	"external_call_ledger", "external_call_guard", "anti_whale_max_tx", "anti_whale_max_wallet",
 	"benign_cooldown_named", "benign_max_wallet", "benign_self_lock",
+	// More shapes, power-free look-alikes and a siphon (zoo_shapes.go).
+	"honeypot_owner_switch_asm", "ownership_reclaim_stewards", "whitelist_partner_array", "personal_fee_asm",
+	"buy_cooldown_asm", "powerfree_unfreeze", "powerfree_zero_owner", "powerfree_vesting", "powerfree_retired_admin",
+	"siphon_holders",
 }
 
 func TestManifestListsEveryKindWithLivePools(t *testing.T) {

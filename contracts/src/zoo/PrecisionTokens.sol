@@ -23,6 +23,14 @@ abstract contract PrecisionBase {
         emit Transfer(address(0), msg.sender, held);
     }
 
+    function name() external pure returns (string memory) {
+        return "Precision Case";
+    }
+
+    function symbol() external pure returns (string memory) {
+        return "PREC";
+    }
+
     function decimals() external pure returns (uint8) {
         return 18;
     }

@@ -15,8 +15,9 @@ import (
 // it can call with no argument or one number (renounceOwnership(), a
 // lock(uint256) that clears owner() for a time) — and, a week later in
 // a second block, every privileged address calls each function that
-// takes nothing or only an address (its own): unlock(), a reclaim, a
-// transferOwnership(itself). owner() is read after every step: a
+// takes nothing, only an address (its own) or only a number (0: the
+// first of a list of past owners): unlock(), a reclaim, a
+// transferOwnership(itself), a restore(index). owner() is read after every step: a
 // renounce is proven by owner() reading zero, a reclaim by owner()
 // reading an address again. One script per renounce candidate.
 
@@ -69,7 +70,11 @@ func newReclaimScripts(req ProbeRequest, callers []probeCaller) *reclaimScripts 
 			for _, f := range reclaims {
 				data := f.Bytes()
 				if m, ok := req.Code.Methods.Lookup(f); ok && len(m.Args) == 1 {
-					data = append(data, addressWord(c.addr)...)
+					if m.Args[0].Kind == method.Address {
+						data = append(data, addressWord(c.addr)...)
+					} else {
+						data = append(data, numWord(0)...) // the first entry of a list of past owners
+					}
 				}
 				t := reclaimTry{caller: c, sel: f}
 				t.call = x.s.call(c.addr, req.Token, data)
@@ -89,9 +94,11 @@ type renounceCandidate struct {
 
 // reclaimCandidates are the functions a renounce may go through (no
 // argument, or one number passed as 0; renounceOwnership() first) and
-// those a reclaim may (no argument, or one address: the caller's).
+// those a reclaim may (no argument, one address: the caller's, or one
+// number: 0, an index into stored past owners).
 func reclaimCandidates(code bytecode.CodeReport) (renounces []renounceCandidate, reclaims []bytecode.Selector) {
 	var numbered []renounceCandidate
+	var numberedReclaims []bytecode.Selector
 	for _, s := range code.Selectors {
 		if s == bytecode.SelRenounceOwnership {
 			renounces = append(renounces, renounceCandidate{sel: s, data: s.Bytes()})
@@ -112,12 +119,16 @@ func reclaimCandidates(code bytecode.CodeReport) (renounces []renounceCandidate,
 			reclaims = append(reclaims, s)
 		case len(m.Args) == 1 && (m.Args[0].Kind == method.Uint || m.Args[0].Kind == method.Small):
 			numbered = append(numbered, renounceCandidate{sel: s, data: append(s.Bytes(), numWord(0)...)})
+			numberedReclaims = append(numberedReclaims, s)
 		case len(m.Args) == 1 && m.Args[0].Kind == method.Address:
 			reclaims = append(reclaims, s)
 		}
 	}
 	// No argument first (renounceOwnership() before all), then one number.
 	renounces = append(renounces, numbered...)
+	// A reclaim by index into a list of past owners (0: the one that
+	// just renounced) comes after those taking nothing or an address.
+	reclaims = append(reclaims, numberedReclaims...)
 	if len(renounces) > maxRenounceCandidates {
 		renounces = renounces[:maxRenounceCandidates]
 	}

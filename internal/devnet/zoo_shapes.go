@@ -1,0 +1,65 @@
+package devnet
+
+import "math/big"
+
+// More field zoo shapes (issue 18): for the powers the newer probes
+// prove, a shape the first field zoo lacks (inline caller checks instead
+// of modifiers, arrays instead of mappings, assembly at hashed slots,
+// misleading names); the power-free look-alikes of long-lived tokens
+// (each must read minimal or low); and a token that siphons its holders.
+
+// factoryWETH is the constructor of the precision tokens (PrecisionTokens.sol),
+// which create their own pair.
+func factoryWETH(env *zooEnv, _ *account, _ *big.Int) []any { return []any{env.factory, env.weth} }
+
+// shapeSpecs are the added shapes, the power-free tokens and the siphon.
+func shapeSpecs() []zooSpec {
+	field := func(s zooSpec) zooSpec {
+		s.decimals = 18
+		s.poolPct, s.poolETH = 50, 20
+		s.holders, s.holderPct, s.buys = fieldHolders, 50, 2
+		return s
+	}
+	// A power-free token is spread as the clean token is (60% in the pool,
+	// 40% over 60 holders: the top ten under the insider threshold), so
+	// its level is its code's alone.
+	free := func(s zooSpec) zooSpec {
+		s.decimals = 18
+		if s.poolPct == 0 {
+			s.poolPct, s.holderPct = 60, 40
+		}
+		s.poolETH, s.holders, s.buys = 20, 60, 3
+		return s
+	}
+	return []zooSpec{
+		field(zooSpec{kind: "honeypot_owner_switch_asm", deploy: plain("GasTunerToken", routerSupply),
+			behaviour: "Everyone trades today, but one call by the operator (an inline check, not a modifier), the misnamed optimizeGas(3), stores a level at a hashed slot with assembly that makes every sell into the pair revert."}),
+		field(zooSpec{kind: "ownership_reclaim_stewards", deploy: plain("StewardToken", supplyOnly),
+			behaviour: "Still owned at launch (inline owner checks, no Ownable); renounceOwnership() pushes the owner onto a stewards array, and syncGovernance(i) lets steward i become owner again."}),
+		field(zooSpec{kind: "whitelist_partner_array", deploy: plain("PartnerListToken", routerSupply), owner: ownerless,
+			behaviour: "Trades against the pair pay 5% unless a party is in the partners array the admin extends with onboard(address[]) (an inline check)."}),
+		field(zooSpec{kind: "personal_fee_asm", deploy: plain("WalletRateToken", routerSupply),
+			behaviour: "Sells pay 2%, but the keeper's misnamed rebase(address,uint256) (an inline check) stores one wallet's sell fee, up to 100%, at a hashed slot with assembly."}),
+		field(zooSpec{kind: "buy_cooldown_asm", deploy: plain("MevShieldToken", routerSupply),
+			behaviour: "An 'anti-MEV shield' stamps each buyer's last buy at a hashed slot with assembly: a second buy by the same wallet within 60 seconds reverts; sells are never delayed."}),
+		// Power-free look-alikes of long-lived tokens.
+		free(zooSpec{kind: "powerfree_unfreeze", deploy: plain("FrostToken", factoryWETH),
+			behaviour: "Power-free: a holder freezes and unfreezes its own tokens (unfreeze(uint256)); the owner can do nothing to anyone's."}),
+		free(zooSpec{kind: "powerfree_zero_owner", deploy: plain("ZeroOwnerToken", factoryWETH), owner: renounced,
+			after:     creatorCalls("ZeroOwnerToken", "renounceOwnership"),
+			behaviour: "Power-free once renounced: setOwner and a mint only the owner may call, and the owner is zero."}),
+		free(zooSpec{kind: "powerfree_vesting", deploy: plain("VestingReserveToken", factoryWETH), poolPct: 50, holderPct: 30,
+			behaviour: "Power-free: the owner pays out a vesting reserve the fixed total supply already counts (releaseVesting); the supply never changes."}),
+		free(zooSpec{kind: "powerfree_retired_admin", deploy: plain("RetiredAdminToken", supplyOnly), owner: renounced,
+			after: func(w *writer, env *zooEnv, t *zooToken) error {
+				if err := w.invoke(t.creator, "RetiredAdminToken", t.token, nil, "setMarket", env.pairFor(t.token)); err != nil {
+					return err
+				}
+				return w.invoke(t.creator, "RetiredAdminToken", t.token, nil, "renounceOwnership")
+			},
+			behaviour: "Power-free once renounced: a fixed-supply token that kept onlyOwner setters (a sell fee up to 100%, the fee wallet, exemptions) whose owner is zero; the fee is 0."}),
+		// A token that takes from holders who never sent.
+		field(zooSpec{kind: "siphon_holders", deploy: plain("SkimReflectToken", supplyOnly), owner: ownerless, noSells: true,
+			behaviour: "A 'reflection' whose redistribution is a backdoor: every transfer silently moves 2% of one earlier holder's balance (neither sender nor recipient) to the collector, with no Transfer event."}),
+	}
+}
