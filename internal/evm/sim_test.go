@@ -220,6 +220,7 @@ type rpcProxy struct {
 	dropOverrides bool
 	requests      atomic.Int64
 	logPages      atomic.Int64
+	bytes         atomic.Int64 // request body bytes
 	srv           *httptest.Server
 }
 
@@ -240,6 +241,7 @@ func (p *rpcProxy) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.requests.Add(1)
+	p.bytes.Add(int64(len(body)))
 	if p.delay > 0 {
 		time.Sleep(p.delay)
 	}

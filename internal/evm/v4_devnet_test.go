@@ -222,13 +222,13 @@ func TestV4RoundTripBudget(t *testing.T) {
 	} {
 		tok := v4Token(t, tt.kind)
 		ad := NewAdapter(devnetRegistry(t, tt.chain), Options{})
-		req0, pages0 := p.requests.Load(), p.logPages.Load()
+		req0, pages0, bytes0 := p.requests.Load(), p.logPages.Load(), p.bytes.Load()
 		r, err := assess(t, ad, tok.Address)
 		if err != nil {
 			t.Fatal(err)
 		}
 		reqs := p.requests.Load() - req0 - (p.logPages.Load() - pages0)
-		t.Logf("%s (V4 deployment: %v): %d requests, %d log pages, level %s", tt.kind, len(tt.chain.DEXes) > 1, reqs, p.logPages.Load()-pages0, r.RiskLevel)
+		t.Logf("%s (V4 deployment: %v): %d requests, %d log pages, %d KB sent, level %s", tt.kind, len(tt.chain.DEXes) > 1, reqs, p.logPages.Load()-pages0, (p.bytes.Load()-bytes0)/1024, r.RiskLevel)
 		if reqs > 3 {
 			t.Errorf("%s: %d upstream requests (log pages apart), want at most 3", tt.kind, reqs)
 		}
