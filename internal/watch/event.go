@@ -21,6 +21,11 @@ const (
 	TradingChanged   = "token.trading_changed"
 )
 
+// ReputationChanged is the type of the event ReputationAlerts publishes
+// when a scan, not a watcher's tick, newly finds harmful a token linked
+// to a watched one (it is not among Types, the tick's types).
+const ReputationChanged = "token.reputation_changed"
+
 // Types lists every event type a watcher's tick publishes, in
 // documentation order (ReputationAlerts publishes ReputationChanged).
 var Types = []string{RiskChanged, LiquidityRemoved, SupplyChanged, OwnerChanged, ContractUpgraded, TradingChanged}
@@ -141,6 +146,41 @@ type TradingChangedData struct {
 	CanSell *bool      `json:"can_sell"`
 	// Reason is the simulation's revert reason when trading fails.
 	Reason *string `json:"reason"`
+}
+
+// ReputationChangedData is the data of token.reputation_changed: a token
+// sharing the watched token's creator (on its chain) or its code
+// fingerprint (on any chain) was newly found harmful. Common is the
+// watched token, with the scan that found the harm.
+type ReputationChangedData struct {
+	Common
+	// Link is how the harmful token is tied to the watched one:
+	// "creator", "pool_creator" (one token's pool created by the other's
+	// creator) or "code"; Via is the creator address or the fingerprint
+	// the two share.
+	Link string `json:"link"`
+	Via  string `json:"via"`
+	// Token is the token found harmful.
+	Token HarmfulToken `json:"token"`
+	// MoreWatched counts the key's other entries linked to the same
+	// finding that got no event of their own (past ReputationPerKey);
+	// MoreCapped says there may be more still (the read stopped at
+	// ReputationRead).
+	MoreWatched int  `json:"more_watched"`
+	MoreCapped  bool `json:"more_watched_capped"`
+}
+
+// HarmfulToken is the token a finding is about: its verdict as recorded.
+type HarmfulToken struct {
+	Chain   string `json:"chain"`
+	Address string `json:"address"`
+	Level   string `json:"level"`
+	// Harm is what its scan proved ("honeypot", "seizure", "hidden_mint",
+	// "rugged", "hook_honeypot"); Flags the codes that made its level.
+	Harm      string    `json:"harm"`
+	Flags     []string  `json:"flags"`
+	ScanID    string    `json:"scan_id"`
+	ScannedAt time.Time `json:"scanned_at"`
 }
 
 // eventID derives an event id from what identifies the change (never a

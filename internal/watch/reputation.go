@@ -12,11 +12,6 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/store"
 )
 
-// ReputationChanged is the type of the event ReputationAlerts publishes
-// when a scan, not a watcher's tick, newly finds harmful a token linked
-// to a watched one (it is not among Types, the tick's types).
-const ReputationChanged = "token.reputation_changed"
-
 // Bounds of one finding's fan-out: a scam template's twins or a serial
 // launcher's tokens may be watched by many entries of one key, and one
 // finding must not flood it.
@@ -29,41 +24,6 @@ const (
 	// every key (MoreCapped says the read stopped there).
 	ReputationRead = 1000
 )
-
-// ReputationChangedData is the data of token.reputation_changed: a token
-// sharing the watched token's creator (on its chain) or its code
-// fingerprint (on any chain) was newly found harmful. Common is the
-// watched token, with the scan that found the harm.
-type ReputationChangedData struct {
-	Common
-	// Link is how the harmful token is tied to the watched one:
-	// "creator", "pool_creator" (one token's pool created by the other's
-	// creator) or "code"; Via is the creator address or the fingerprint
-	// the two share.
-	Link string `json:"link"`
-	Via  string `json:"via"`
-	// Token is the token found harmful.
-	Token HarmfulToken `json:"token"`
-	// MoreWatched counts the key's other entries linked to the same
-	// finding that got no event of their own (past ReputationPerKey);
-	// MoreCapped says there may be more still (the read stopped at
-	// ReputationRead).
-	MoreWatched int  `json:"more_watched"`
-	MoreCapped  bool `json:"more_watched_capped"`
-}
-
-// HarmfulToken is the token a finding is about: its verdict as recorded.
-type HarmfulToken struct {
-	Chain   string `json:"chain"`
-	Address string `json:"address"`
-	Level   string `json:"level"`
-	// Harm is what its scan proved ("honeypot", "seizure", "hidden_mint",
-	// "rugged", "hook_honeypot"); Flags the codes that made its level.
-	Harm      string    `json:"harm"`
-	Flags     []string  `json:"flags"`
-	ScanID    string    `json:"scan_id"`
-	ScannedAt time.Time `json:"scanned_at"`
-}
 
 // ReputationAlerts publishes token.reputation_changed to the keys
 // watching the tokens a finding condemns (it implements

@@ -3,6 +3,8 @@
 // logs moved (and a slow periodic re-scan of all, for changes no event
 // announces), and the differences turned into events for the webhook
 // outbox. One instance watches a chain at a time (a lease in the store).
+// Scans also feed it: ReputationAlerts tells the keys watching a token's
+// creator-mates and code twins when a scan newly finds one harmful.
 package watch
 
 import (
