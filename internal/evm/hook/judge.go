@@ -2,7 +2,6 @@ package hook
 
 import (
 	"fmt"
-	"math/big"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -11,6 +10,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
 	"github.com/tokenrisk/tokenrisk/internal/evm/revert"
+	"github.com/tokenrisk/tokenrisk/internal/evm/simulation"
 	v4 "github.com/tokenrisk/tokenrisk/internal/evm/v4"
 )
 
@@ -205,16 +205,7 @@ func cuts(s *v4.Simulation) (buy, sell *float64) {
 	if s == nil || !s.TwinOK {
 		return nil, nil
 	}
-	pct := func(got, twin *big.Int) *float64 {
-		if got == nil || twin == nil || twin.Sign() == 0 {
-			return nil
-		}
-		g, _ := new(big.Float).SetInt(got).Float64()
-		t, _ := new(big.Float).SetInt(twin).Float64()
-		v := max(0, 100*(1-g/t))
-		return &v
-	}
-	return pct(s.BuyCredit, s.BuyTwin), pct(s.SellCredit, s.SellTwin)
+	return simulation.LossPct(s.BuyCredit, s.BuyTwin), simulation.LossPct(s.SellCredit, s.SellTwin)
 }
 
 func maxCut(a, b *float64) *float64 {
