@@ -481,6 +481,21 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			case proven:
 				how = "proven by a simulated call from " + c.Caller + " (" + c.Evidence + ")"
 			}
+			if n == EVMCapWhitelist && !proven {
+				if w := f.Probe; w != nil && w.Whitelist != nil && w.Whitelist.Listed {
+					continue // the listing proof raises its own flag
+				}
+				if evmUnlistedTrades(f.Simulation) {
+					// A list setter whose effect no probe saw, while a
+					// fresh, unlisted wallet bought and sold: trading is
+					// not limited to the list now; a list the owner keeps.
+					fl := risk.NewFlag(risk.OwnerCanWhitelist, "Owner controls a list of wallets",
+						"The code has a list setter callable by the owner ("+c.Evidence+"); no probe saw its effect, and a fresh wallet not on any list bought and sold, so trading is not limited to the list.").
+						WithEvidence(risk.EvidenceCode, c.Evidence)
+					flags = append(flags, fl)
+					continue
+				}
+			}
 			fl := risk.NewFlag(code, evmCapTitle[n], "The power is "+how+".").WithEvidence(risk.EvidenceCode, c.Evidence)
 			if proven {
 				fl = fl.WithEvidence(risk.EvidenceProbe, c.Evidence)
@@ -719,4 +734,10 @@ func renounceSurvivor(f *EVMContractFacts, hidden string, public map[string]bool
 		return p.Address, "Its powers (" + strings.Join(powers, ", ") + ") survive the token's own renounce (" + p.AfterRenounceDetail + ")."
 	}
 	return "", ""
+}
+
+// evmUnlistedTrades reports whether the simulation's fresh wallet, on no
+// list, bought and sold.
+func evmUnlistedTrades(sim *EVMSimulation) bool {
+	return sim != nil && sim.CanBuy != nil && *sim.CanBuy && sim.CanSell != nil && *sim.CanSell
 }

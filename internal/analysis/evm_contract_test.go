@@ -101,6 +101,15 @@ func TestAnalyseEVMContractFlags(t *testing.T) {
 		{name: "reclaim function in code while renounced", facts: evmContractWith(func(f *EVMContractFacts) {
 			f.Code.Candidates = []EVMCapability{candidate(EVMCapOwnershipReclaim)}
 		}), want: []string{risk.HiddenOwner}},
+		{name: "list setter in code, trading closed", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.Candidates = []EVMCapability{candidate(EVMCapWhitelist)}
+		}), want: []string{risk.WhitelistOnly}},
+		{name: "list setter in code, an unlisted wallet trades", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.Candidates = []EVMCapability{candidate(EVMCapWhitelist)}
+			f.Simulation = &EVMSimulation{CanBuy: evmBoolPtr(true), CanSell: evmBoolPtr(true)}
+		}), want: []string{risk.OwnerCanWhitelist}, absent: []string{risk.WhitelistOnly}},
 		{name: "selfdestruct", facts: evmContractWith(func(f *EVMContractFacts) { f.Code.Selfdestruct = true }), want: []string{risk.Selfdestruct}},
 		{name: "proven external target", facts: evmContractWith(func(f *EVMContractFacts) {
 			owned(f)
@@ -303,5 +312,26 @@ func TestEVMHiddenMintIsCritical(t *testing.T) {
 			}
 			t.Errorf("no OWNER_CAN_MINT in %v", evmCodes(sec))
 		})
+	}
+}
+
+// TestEVMWhitelistProvenTwiceIsOneFlag: a listing call that unblocked the
+// probe's wallet and the listing script's proof are one fact, one
+// WHITELIST_ONLY (the corpus counted both).
+func TestEVMWhitelistProvenTwiceIsOneFlag(t *testing.T) {
+	f := evmContractWith(func(f *EVMContractFacts) {
+		f.Owner = evmTestOwner
+		f.Probe.Capabilities = []EVMCapability{{Name: EVMCapWhitelist, Proven: evmBoolPtr(true), Evidence: "probe", Caller: evmTestOwner}}
+		f.Probe.Whitelist = &EVMWhitelistProbe{Function: "0x5f6f8b5f (address) wallet", Caller: evmTestOwner, Listed: true, OnlyListed: true}
+	})
+	sec, _, _ := AnalyseEVMContract(f)
+	n := 0
+	for _, fl := range sec.Flags {
+		if fl.Code == risk.WhitelistOnly {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("WHITELIST_ONLY raised %d times, want once: %v", n, evmCodes(sec))
 	}
 }

@@ -243,6 +243,9 @@ func evmProofFlags(f *EVMContractFacts, renounced bool, raised map[string]bool) 
 		if w := p.Whitelist; w != nil {
 			switch {
 			case w.OnlyListed:
+				if raised[risk.WhitelistOnly] {
+					break // a probe call already proved it: one fact, one flag
+				}
 				flags = append(flags, risk.NewFlag(risk.WhitelistOnly, "Only listed wallets can trade",
 					"A wallet not on the list was refused a trade that worked once "+w.Caller+" listed it ("+w.Function+").").
 					WithEvidence(risk.EvidenceProbe, w.Function))
