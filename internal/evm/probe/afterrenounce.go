@@ -39,6 +39,15 @@ const (
 	maxReplayRenounces = 3
 	// replayBlockGas is each replay block's gas limit: one Prober run.
 	replayBlockGas = probeCallGas + 1_000_000
+	// replayInputBudget bounds the Prober inputs the replay carries (raw
+	// bytes; twice that as hex), so that round trip 3 stays within one
+	// request body on heavy tokens: callers are replayed whole, in
+	// probing order (the owner first), while their inputs fit.
+	replayInputBudget = 40_000
+	// replayGas is the gas the replay's Prober runs share: a node bounds
+	// one eth_simulateV1's gas over all its blocks (geth: its RPC gas
+	// cap, 50M by default), and a call past it fails the whole request.
+	replayGas = 40_000_000
 )
 
 // minimalProxy is EIP-1167's runtime code delegating to target.
@@ -72,6 +81,9 @@ type renounceReplay struct {
 	// renounced is the candidate after which owner() read zero.
 	renounced bytecode.Selector
 	runs      []replayRun
+	// replayed are the callers whose every chunk runs again; unfinished
+	// those of them whose Prober run failed (out of its share of gas).
+	replayed, unfinished map[common.Address]bool
 }
 
 // newRenounceReplay builds the replay of chunks after the renounce; with
@@ -98,6 +110,26 @@ func newRenounceReplay(req ProbeRequest, callers []probeCaller, chunks []replayC
 	if renounces[0].sel == bytecode.SelRenounceOwnership {
 		renounces = renounces[:1]
 	}
+	// The control caller is not replayed: a capability it proved is
+	// none of the callers' powers before the renounce, so it is never
+	// compared after it.
+	size := map[int]int{}
+	for _, ch := range chunks {
+		size[ch.caller] += len(ch.input)
+	}
+	rr.replayed = map[common.Address]bool{}
+	used := 0
+	for i, c := range callers {
+		if c.role == RoleAnyone || size[i] == 0 || used+size[i] > replayInputBudget {
+			continue
+		}
+		used += size[i]
+		rr.replayed[c.addr] = true
+	}
+	if len(rr.replayed) == 0 {
+		rr.why = "the probes to run again after the renounce exceed the request's size budget"
+		return rr
+	}
 	owner := *req.Owner
 	rr.s.block(0, nil)
 	for _, r := range renounces {
@@ -114,6 +146,9 @@ func newRenounceReplay(req ProbeRequest, callers []probeCaller, chunks []replayC
 		ov[d] = node.OverrideAccount{Code: donor.DeployedBytecode}
 	}
 	for _, c := range callers {
+		if !rr.replayed[c.addr] {
+			continue
+		}
 		acct := node.OverrideAccount{Code: minimalProxy(ProberHome), Balance: rich}
 		if _, ok := ov[c.addr]; ok {
 			acct.Balance = nil // a donor keeps its native balance, as in its eth_call
@@ -121,16 +156,28 @@ func newRenounceReplay(req ProbeRequest, callers []probeCaller, chunks []replayC
 		ov[c.addr] = acct
 	}
 	ov = withGrant(ov, req.Token, grant)
-	for i, ch := range chunks {
+	runs := 0
+	for _, ch := range chunks {
+		if rr.replayed[callers[ch.caller].addr] {
+			runs++
+		}
+	}
+	gas := min(uint64(probeCallGas), uint64(replayGas/runs))
+	first := true
+	for _, ch := range chunks {
 		c := callers[ch.caller]
-		if i == 0 {
+		if !rr.replayed[c.addr] {
+			continue
+		}
+		if first {
 			rr.s.block(0, ov)
+			first = false
 		} else {
 			rr.s.block(0, nil)
 		}
 		rr.s.blocks[len(rr.s.blocks)-1].BlockOverrides = map[string]any{"gasLimit": hexutil.Uint64(replayBlockGas)}
 		r := rr.s.call(c.addr, c.addr, ch.input)
-		rr.s.blocks[r.block].Calls[r.call].Gas = probeCallGas
+		rr.s.blocks[r.block].Calls[r.call].Gas = hexutil.Uint64(gas)
 		rr.runs = append(rr.runs, replayRun{chunk: ch, call: r})
 	}
 	return rr
@@ -160,6 +207,10 @@ func (rr *renounceReplay) apply(el []rpc.BatchElem, parsed contracts.Compiled, r
 			p.AfterRenounceDetail = why
 		case why != "":
 			p.AfterRenounceDetail = why
+		case !rr.replayed[common.HexToAddress(p.Address)]:
+			p.AfterRenounceDetail = "not probed again after the renounce: the request's size budget went to the callers probed before it"
+		case rr.unfinished[common.HexToAddress(p.Address)]:
+			p.AfterRenounceDetail = "its probes after the renounce did not complete (the gas one request may use was shared out)"
 		default:
 			kept, tested := false, false
 			for _, pw := range p.Powers {
@@ -201,17 +252,20 @@ func (rr *renounceReplay) decode(el []rpc.BatchElem, parsed contracts.Compiled, 
 	}
 	v := newVerdicts(nil, sc)
 	ran := 0
+	rr.unfinished = map[common.Address]bool{}
 	for _, run := range rr.runs {
+		c := callers[run.chunk.caller]
 		res := rr.s.result(run.call)
 		if res.Status != 1 {
+			rr.unfinished[c.addr] = true
 			continue
 		}
 		_, base, outs, err := decodeProberRun(parsed.ABI, res.ReturnData)
 		if err != nil {
+			rr.unfinished[c.addr] = true
 			continue
 		}
 		ran++
-		c := callers[run.chunk.caller]
 		for i, o := range outs {
 			if i < len(run.chunk.calls) && !run.chunk.calls[i].stock {
 				v.observe(c, run.chunk.calls[i], base, o)
