@@ -195,3 +195,83 @@ func TestReputationWebhookEndToEnd(t *testing.T) {
 		t.Errorf("%d deliveries after the re-scan, want the 2 of the first finding", len(list.Deliveries))
 	}
 }
+
+// TestReputationWebhookAcrossInstances: two servers on one PostgreSQL
+// (the second on the first's devnet node) scan the zoo honeypot at the
+// same moment; the key watching its new creator's copy gets one
+// token.reputation_changed, not one per instance: the record's read and
+// write are one transaction, so only one scan finds the harm new.
+func TestReputationWebhookAcrossInstances(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: starts the devnet and two servers")
+	}
+	dsn := postgresDSN(t)
+	dir := t.TempDir()
+	manifestPath := filepath.Join(dir, "devnet.json")
+	env := map[string]string{"TOKENRISK_POSTGRES": dsn, "TOKENRISK_SOURCIFY_URL": "none", "TOKENRISK_CACHE_TTL": "0s", "TOKENRISK_LOG_LEVEL": "warn"}
+	hooks := []string{"--webhook-allow-http", "--webhook-allow-private", "--webhook-secret-key", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="}
+	a := startServer(t, env, append([]string{"--devnet-manifest", manifestPath}, hooks...)...)
+	m := readManifest(t, manifestPath)
+	envB := map[string]string{"TOKENRISK_RPC_DEVNET": m.RPCURL}
+	for k, v := range env {
+		envB[k] = v
+	}
+	b := startServer(t, envB, append([]string{"--devnet-manifest", manifestPath}, hooks...)...)
+	key := a.key(t, "premium")
+
+	got := make(chan []byte, 16)
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		got <- body
+	}))
+	defer rc.Close()
+	r := a.do(t, "POST", "/api/v1/webhooks", key, `{"url":"`+rc.URL+`","events":["token.reputation_changed"]}`)
+	if r.status != 201 {
+		t.Fatalf("register: %d %s", r.status, r.body)
+	}
+	var ep struct{ ID string }
+	if err := json.Unmarshal(r.body, &ep); err != nil {
+		t.Fatal(err)
+	}
+	hp, _ := m.Token("honeypot_sell_blocked")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"devnet", "act", "--rpc", m.RPCURL, "--manifest", manifestPath, "--token", hp.Address, "clone"},
+		func(string) string { return "" }, strings.NewReader(""), &out, io.Discard); err != nil {
+		t.Fatalf("devnet act clone: %v", err)
+	}
+	dep := regexp.MustCompile(`deployed (0x[0-9a-fA-F]{40}) by a new creator`).FindStringSubmatch(out.String())
+	if dep == nil {
+		t.Fatalf("devnet act clone printed %q, want the new creator's copy", out.String())
+	}
+	if r := a.do(t, "POST", "/api/v1/watchlist", key, `{"address":"`+dep[1]+`"}`); r.status != 201 {
+		t.Fatalf("watch: %d %s", r.status, r.body)
+	}
+
+	var wg sync.WaitGroup
+	for _, s := range []*server{a, b} {
+		wg.Go(func() {
+			if r := s.scan(t, key, hp.Address); r.status != 200 {
+				t.Errorf("scan of the honeypot: %d %s", r.status, r.body)
+			}
+		})
+	}
+	wg.Wait()
+	select {
+	case body := <-got:
+		if !strings.Contains(string(body), `"token.reputation_changed"`) || !strings.Contains(strings.ToLower(string(body)), strings.ToLower(dep[1])) {
+			t.Errorf("alert %s, want token.reputation_changed about %s", body, dep[1])
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("no token.reputation_changed within two minutes of the scans")
+	}
+	// Both scans have answered, so whatever they published is in the
+	// shared outbox.
+	r = b.do(t, "GET", "/api/v1/webhooks/"+ep.ID+"/deliveries", key, "")
+	var list struct{ Deliveries []json.RawMessage }
+	if err := json.Unmarshal(r.body, &list); r.status != 200 || err != nil {
+		t.Fatalf("deliveries: %d %s", r.status, r.body)
+	}
+	if len(list.Deliveries) != 1 {
+		t.Errorf("%d deliveries after two instances scanned the honeypot at once, want 1", len(list.Deliveries))
+	}
+}
