@@ -92,6 +92,7 @@ var fieldCases = []fieldCase{
 	{"honeypot_owner_switch_asm", "is_honeypot", "OWNER_CAN_BLOCK_SELLS", false},
 	{"ownership_reclaim_stewards", "can_take_back_ownership", "", false},
 	{"whitelist_partner_array", "is_whitelisted", "", false},
+	{"whitelist_presale_array", "is_whitelisted", "WHITELIST_ONLY", false},
 	{"personal_fee_asm", "personal_slippage_modifiable", "PER_ADDRESS_FEE", false},
 	{"buy_cooldown_asm", "trading_cooldown", "TRADING_COOLDOWN", false},
 	{"benign_cooldown_named", "trading_cooldown", "TRADING_COOLDOWN", true},

@@ -31,7 +31,7 @@ var wantKinds = []string{
 	"external_call_ledger", "external_call_guard", "anti_whale_max_tx", "anti_whale_max_wallet",
 	"benign_cooldown_named", "benign_max_wallet", "benign_self_lock",
 	// More shapes, power-free look-alikes and a siphon (zoo_shapes.go).
-	"honeypot_owner_switch_asm", "ownership_reclaim_stewards", "whitelist_partner_array", "personal_fee_asm",
+	"honeypot_owner_switch_asm", "ownership_reclaim_stewards", "whitelist_partner_array", "whitelist_presale_array", "personal_fee_asm",
 	"buy_cooldown_asm", "powerfree_unfreeze", "powerfree_zero_owner", "powerfree_vesting", "powerfree_retired_admin",
 	"siphon_holders",
 }
