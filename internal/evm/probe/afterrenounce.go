@@ -229,7 +229,7 @@ func (rr *renounceReplay) apply(el []rpc.BatchElem, parsed contracts.Compiled, r
 				continue
 			}
 			p.AfterRenounce = new(kept)
-			p.AfterRenounceDetail = "probed again after " + functionName(rr.renounced) + " cleared owner()"
+			p.AfterRenounceDetail = "probed again after " + renounceName(rr.renounced) + " cleared owner()"
 		}
 	}
 }
@@ -283,4 +283,13 @@ func (rr *renounceReplay) decode(el []rpc.BatchElem, parsed contracts.Compiled, 
 		}
 	}
 	return out, ""
+}
+
+// renounceName names the renounce that ran (renounceOwnership() is no
+// privileged signature of the catalogue, so functionName would not).
+func renounceName(sel bytecode.Selector) string {
+	if sel == bytecode.SelRenounceOwnership {
+		return "renounceOwnership()"
+	}
+	return functionName(sel)
 }
