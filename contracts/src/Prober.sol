@@ -3,10 +3,10 @@ pragma solidity 0.8.28;
 
 /// @title Privilege prober, placed by state override AT the address under
 /// test (the token's owner or another stored address), so that its calls
-/// to the token carry that address as msg.sender. A "victim" holder runs
-/// the same code through a forwarder that DELEGATECALLs to the caller
-/// (Go: probe.forwarderCode), donors a small ProbeDonor. Nothing is ever
-/// deployed.
+/// to the token carry that address as msg.sender. A "victim" holder and
+/// the donors run the same code in their own accounts through a forwarder
+/// that DELEGATECALLs to the caller (Go: probe.forwarderCode). Nothing is
+/// ever deployed.
 ///
 /// run() gives the victim some tokens from a donor, measures the token's
 /// observable state (supply, the victim's balance, owner(), whether the
@@ -80,6 +80,10 @@ contract Prober {
     // token contract's own balance (4), or the balance of
     // watch[code - 0x100].
     bytes28 private constant PLACEHOLDER = bytes28(keccak256("tokenrisk.prober.placeholder"));
+    // The forwarder the victim and the donors hold, around the address it
+    // forwards to (Go: probe.forwarderCode).
+    bytes9 private constant FORWARDER_HEAD = hex"365f5f375f5f365f73";
+    bytes16 private constant FORWARDER_TAIL = hex"5af43d5f5f3e6029573d5ffd5b3d5ff3";
 
     /// @notice Funds the victim from the first donor that can pay, measures
     /// the baseline and runs each call in isolation.
@@ -369,35 +373,39 @@ contract Prober {
 
     /// @notice Any other call (a token calling a hook it was pointed at)
     /// is answered with a true word, and counted on the victim when it
-    /// reached the victim (whose forwarder runs this code in the victim's
-    /// account: Go's probe.forwarderCode), or this code by DELEGATECALL
-    /// from a contract (its account's code is not this code); calls to the
-    /// caller running the probe are not the victim's. The count goes
-    /// through a call, so a static context (where nothing can be counted)
-    /// never makes the token revert.
+    /// reached the victim, or this code by DELEGATECALL from a contract
+    /// (its account holds neither this code nor our forwarder); calls to
+    /// the caller and to the donors are not the victim's. The victim and
+    /// the donors run this code through a forwarder to the caller (Go:
+    /// probe.forwarderCode). The count goes through a call, so a static
+    /// context (where nothing can be counted) never makes the token revert.
     fallback(bytes calldata) external payable returns (bytes memory) {
-        if (address(this) == VICTIM || !_ownAccount()) {
+        if (address(this) == VICTIM || !_ours()) {
             (bool ok,) = VICTIM.call{gas: 50000}(abi.encodeWithSignature("hit()"));
             ok;
         }
         return abi.encode(uint256(1));
     }
 
-    /// @dev Whether the account running this code holds this code (false
-    /// by DELEGATECALL: the victim's forwarder, a token's delegated hook).
-    function _ownAccount() private view returns (bool) {
+    /// @dev Whether the account running this code is one of the probe's:
+    /// the caller (it holds this code) or an account holding a forwarder
+    /// to it (the caller is tx.origin: the probe's eth_call is sent from
+    /// it, to it). A token running this code by DELEGATECALL is neither.
+    function _ours() private view returns (bool) {
+        bytes32 here = address(this).codehash;
+        if (here == keccak256(abi.encodePacked(FORWARDER_HEAD, tx.origin, FORWARDER_TAIL))) return true;
         uint256 size;
         assembly {
             size := codesize()
         }
         if (address(this).code.length != size) return false;
-        bytes32 h;
+        bytes32 own;
         assembly {
             let p := mload(0x40)
             codecopy(p, 0, size)
-            h := keccak256(p, size)
+            own := keccak256(p, size)
         }
-        return address(this).codehash == h;
+        return here == own;
     }
 
     function _count() private {

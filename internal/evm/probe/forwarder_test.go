@@ -20,12 +20,12 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
 )
 
-// TestForwarderRunsTheProberAsTheVictim: the victim holds only a
-// forwarder to the caller, and still answers as the Prober did at the
-// victim: calls are counted in the victim's own storage, a token's
-// callback is answered and counted, a delegated hook's call is counted on
-// the victim while a call to the caller is not, reverts pass through with
-// their data, and coin is accepted.
+// TestForwarderRunsTheProberAsTheVictim: the victim and the donors hold
+// only a forwarder to the caller, and still answer as the Prober did
+// there: calls are counted in the victim's own storage, a token's
+// callback to the victim is answered and counted, a delegated hook's call
+// is counted on the victim while a call to the caller or a donor is not,
+// reverts pass through with their data, and coin is accepted.
 func TestForwarderRunsTheProberAsTheVictim(t *testing.T) {
 	prober, err := proberContract()
 	if err != nil {
@@ -37,14 +37,17 @@ func TestForwarderRunsTheProberAsTheVictim(t *testing.T) {
 	}
 	caller := common.HexToAddress("0x00000000000000000000000000000000c0ffee01")
 	hook := common.HexToAddress("0x00000000000000000000000000000000c0ffee02")
-	origin := common.HexToAddress("0x00000000000000000000000000000000c0ffee03")
+	donor := common.HexToAddress("0x00000000000000000000000000000000c0ffee03")
+	origin := caller // the probe's eth_call is sent from the caller, to it
 	fwd := forwarderCode(caller)
 	if len(fwd) != 45 {
 		t.Errorf("forwarder is %d bytes, want 45", len(fwd))
 	}
 	st.SetCode(caller, prober.DeployedBytecode, tracing.CodeChangeUnspecified)
 	st.SetCode(ProbeVictim, fwd, tracing.CodeChangeUnspecified)
-	st.SetCode(hook, forwarderCode(caller), tracing.CodeChangeUnspecified) // a contract running the Prober by DELEGATECALL
+	st.SetCode(donor, forwarderCode(caller), tracing.CodeChangeUnspecified)
+	// A contract of its own running the Prober by DELEGATECALL.
+	st.SetCode(hook, append(forwarderCode(caller), byte(vm.STOP)), tracing.CodeChangeUnspecified)
 	st.SetBalance(origin, uint256.NewInt(100), tracing.BalanceChangeUnspecified)
 	call := func(to common.Address, data []byte, value int64) ([]byte, error) {
 		t.Helper()
@@ -82,6 +85,7 @@ func TestForwarderRunsTheProberAsTheVictim(t *testing.T) {
 	}{
 		{"a token's callback to the victim counts", ProbeVictim, 2},
 		{"a call to the caller does not", caller, 2},
+		{"nor one to a donor", donor, 2},
 		{"a hook running the Prober by DELEGATECALL counts on the victim", hook, 3},
 	} {
 		out, err := call(c.to, sel("onTokenTransfer(address,uint256)"), 0)

@@ -39,8 +39,8 @@ import (
 // Each candidate call runs in a frame that reverts after measuring, so the
 // probes do not see each other's effects. A victim wallet (a forwarder
 // that runs the caller's Prober code in the victim's account:
-// forwarder.go) gets tokens from a donor (ProbeDonor code: a donor only
-// sends), so the large Prober code is carried once a call,
+// forwarder.go) gets tokens from a donor (a forwarder too), so the large
+// Prober code is carried once a call,
 // and the measurements include whether it
 // can still transfer to a wallet and to the pool, at what loss, and
 // whether the token called it back. The effect proves the power, whatever
@@ -233,10 +233,6 @@ var proberContract = sync.OnceValues(func() (contracts.Compiled, error) {
 	return contracts.Artifact("Prober")
 })
 
-var donorContract = sync.OnceValues(func() (contracts.Compiled, error) {
-	return contracts.Artifact("ProbeDonor")
-})
-
 type probeCaller struct {
 	addr common.Address
 	role string
@@ -248,10 +244,6 @@ type probeCaller struct {
 // verdicts (valid after the batch ran).
 func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFacts, error), error) {
 	prober, err := proberContract()
-	if err != nil {
-		return nil, nil, fmt.Errorf("probe: %w", err)
-	}
-	donor, err := donorContract()
 	if err != nil {
 		return nil, nil, fmt.Errorf("probe: %w", err)
 	}
@@ -276,15 +268,9 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		return nil, func() (*analysis.EVMProbeFacts, error) { return facts, nil }, nil
 	}
 	donors := probeDonors(req, callers)
-	// The Prober's code sits at the caller only: the victim runs it
-	// through a forwarder to the caller (forwarder.go), and a donor is
-	// only asked to send() (ProbeDonor, a tenth of the size, answers the
-	// token as the Prober does), so each call carries the large code
-	// once.
-	overrides := node.StateOverride{}
-	for _, d := range donors {
-		overrides[d] = node.OverrideAccount{Code: donor.DeployedBytecode}
-	}
+	// The Prober's code sits at the caller only: the victim and the
+	// donors run it in their own accounts through a forwarder to the
+	// caller (forwarder.go), so each call carries the large code once.
 
 	type chunk struct {
 		caller int
@@ -309,16 +295,18 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 	stockOv := stockOverride(req)
 	grant := grantDiff(req)
 	for ci, c := range callers {
-		ov := node.StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}, ProbeVictim: {Code: forwarderCode(c.addr)}}
-		for k, v := range overrides {
-			ov[k] = v
-		}
-		if _, ok := overrides[c.addr]; ok {
-			// The caller runs the Prober, donor or not. A caller that is
-			// a donor (every caller is, unless excluded) keeps the
-			// chain's native balance: its override has always been the
-			// donors', without the rich balance above.
-			ov[c.addr] = node.OverrideAccount{Code: prober.DeployedBytecode}
+		forward := forwarderCode(c.addr)
+		ov := node.StateOverride{c.addr: {Code: prober.DeployedBytecode, Balance: rich}, ProbeVictim: {Code: forward}}
+		for _, d := range donors {
+			if d == c.addr {
+				// The caller runs the Prober, donor or not. A caller that
+				// is a donor (every caller is, unless excluded) keeps the
+				// chain's native balance: its override has always been
+				// the donors', without the rich balance above.
+				ov[c.addr] = node.OverrideAccount{Code: prober.DeployedBytecode}
+				continue
+			}
+			ov[d] = node.OverrideAccount{Code: forward}
 		}
 		ov = withGrant(ov, req.Token, grant)
 		// With a stock to credit, the stock calls (last) run in calls of
