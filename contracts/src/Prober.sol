@@ -374,9 +374,9 @@ contract Prober {
     /// @notice Any other call (a token calling a hook it was pointed at)
     /// is answered with a true word, and counted on the victim when it
     /// reached the victim, or this code by DELEGATECALL from a contract
-    /// (its account holds neither this code nor our forwarder); calls to
-    /// the caller and to the donors are not the victim's. The victim and
-    /// the donors run this code through a forwarder to the caller (Go:
+    /// (its account holds neither this code nor our forwarder to it);
+    /// calls to the caller and to the donors are not the victim's. The
+    /// victim and the donors run this code through a forwarder (Go:
     /// probe.forwarderCode). The count goes through a call, so a static
     /// context (where nothing can be counted) never makes the token revert.
     fallback(bytes calldata) external payable returns (bytes memory) {
@@ -388,24 +388,27 @@ contract Prober {
     }
 
     /// @dev Whether the account running this code is one of the probe's:
-    /// the caller (it holds this code) or an account holding a forwarder
-    /// to it (the caller is tx.origin: the probe's eth_call is sent from
-    /// it, to it). A token running this code by DELEGATECALL is neither.
+    /// it holds this code (the caller), or our forwarder to an account
+    /// that does (the victim, the donors). A token running this code by
+    /// DELEGATECALL is neither.
     function _ours() private view returns (bool) {
-        bytes32 here = address(this).codehash;
-        if (here == keccak256(abi.encodePacked(FORWARDER_HEAD, tx.origin, FORWARDER_TAIL))) return true;
         uint256 size;
-        assembly {
-            size := codesize()
-        }
-        if (address(this).code.length != size) return false;
         bytes32 own;
         assembly {
+            size := codesize()
             let p := mload(0x40)
             codecopy(p, 0, size)
             own := keccak256(p, size)
         }
-        return here == own;
+        bytes32 here = address(this).codehash;
+        if (here == own) return true;
+        bytes memory code = address(this).code;
+        if (code.length != 45) return false;
+        address impl;
+        assembly {
+            impl := shr(96, mload(add(code, 41))) // code[9:29]: the address after PUSH20
+        }
+        return here == keccak256(abi.encodePacked(FORWARDER_HEAD, impl, FORWARDER_TAIL)) && impl.codehash == own;
     }
 
     function _count() private {

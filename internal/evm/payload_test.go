@@ -82,14 +82,15 @@ func BenchmarkScanBytes(b *testing.B) {
 // candidate calls, several callers and donors) stay well under a
 // provider's body limit: behind a node refusing bodies over 2 MiB no
 // body is refused, a scan takes at most 4 HTTP requests, and sends at
-// most 420 KB. Each probe eth_call used to carry the Prober's ~21 KB of
+// most 480 KB. Each probe eth_call used to carry the Prober's ~21 KB of
 // code (as hex) at the caller, the victim and every donor (up to ten
 // copies): the heaviest of these scans sent 988 KB; with ProbeDonor at
 // the donors, 445 KB; the real holders' sells and the scripted probes
 // (reclaim, whitelist, per-address fee) since added ~80 KB, to 499–522
 // KB; with the victim and the donors holding a 45-byte forwarder to the
-// caller (one Prober a call), 361–384 KB (BenchmarkScanBytes prints the
-// figures over the whole zoo).
+// caller (one Prober a call), 361–384 KB; the replay after the renounce
+// (afterrenounce.go) since added up to ~50 KB, to 361–433 KB
+// (BenchmarkScanBytes prints the figures over the whole zoo).
 func TestHeavyScansStayLight(t *testing.T) {
 	m := startAdapterNet(t).Manifest()
 	var tokens []devnet.ManifestToken
@@ -108,8 +109,8 @@ func TestHeavyScansStayLight(t *testing.T) {
 		if c.requests > 4 {
 			t.Errorf("%s: %d HTTP requests, want at most 4", c.kind, c.requests)
 		}
-		if c.bytes > 420_000 {
-			t.Errorf("%s: %d KB sent, want at most 420 KB", c.kind, c.bytes/1000)
+		if c.bytes > 480_000 {
+			t.Errorf("%s: %d KB sent, want at most 480 KB", c.kind, c.bytes/1000)
 		}
 	}
 }

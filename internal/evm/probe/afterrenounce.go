@@ -50,13 +50,6 @@ const (
 	replayGas = 40_000_000
 )
 
-// minimalProxy is EIP-1167's runtime code delegating to target.
-func minimalProxy(target common.Address) []byte {
-	code := common.FromHex("0x363d3d373d3d3d363d73")
-	code = append(code, target.Bytes()...)
-	return append(code, common.FromHex("0x5af43d82803e903d91602b57fd5bf3")...)
-}
-
 // replayChunk is one caller's Prober call to run again after the
 // renounce.
 type replayChunk struct {
@@ -89,7 +82,7 @@ type renounceReplay struct {
 // newRenounceReplay builds the replay of chunks after the renounce; with
 // none to build, why says what is missing.
 func newRenounceReplay(req ProbeRequest, callers []probeCaller, chunks []replayChunk, donors []common.Address,
-	prober, donor contracts.Compiled, grant map[common.Hash]common.Hash) *renounceReplay {
+	prober contracts.Compiled, grant map[common.Hash]common.Hash) *renounceReplay {
 	rr := &renounceReplay{}
 	switch {
 	case req.Renounced:
@@ -140,16 +133,16 @@ func newRenounceReplay(req ProbeRequest, callers []probeCaller, chunks []replayC
 	rich := (*hexutil.Big)(new(big.Int).Exp(big.NewInt(10), big.NewInt(30), nil))
 	ov := node.StateOverride{
 		ProberHome:  {Code: prober.DeployedBytecode},
-		ProbeVictim: {Code: minimalProxy(ProberHome)},
+		ProbeVictim: {Code: forwarderCode(ProberHome)},
 	}
 	for _, d := range donors {
-		ov[d] = node.OverrideAccount{Code: donor.DeployedBytecode}
+		ov[d] = node.OverrideAccount{Code: forwarderCode(ProberHome)}
 	}
 	for _, c := range callers {
 		if !rr.replayed[c.addr] {
 			continue
 		}
-		acct := node.OverrideAccount{Code: minimalProxy(ProberHome), Balance: rich}
+		acct := node.OverrideAccount{Code: forwarderCode(ProberHome), Balance: rich}
 		if _, ok := ov[c.addr]; ok {
 			acct.Balance = nil // a donor keeps its native balance, as in its eth_call
 		}
@@ -217,8 +210,9 @@ func (rr *renounceReplay) apply(el []rpc.BatchElem, parsed contracts.Compiled, r
 				if pw == bytecode.CapSeizeStock || pw == bytecode.CapExternalTarget {
 					// Proven with the contract's stock credited, which the
 					// replay does not do; or by a callback counted on the
-					// victim, which in the replay also counts callbacks to
-					// the callers (they run the Prober by DELEGATECALL).
+					// victim, which the replay, whose callers run the
+					// Prober through a forwarder to ProberHome, is not
+					// trusted to repeat.
 					continue
 				}
 				tested = true

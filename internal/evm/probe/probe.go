@@ -359,7 +359,7 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 			replay = append(replay, replayChunk{caller: ch.caller, calls: ch.calls, input: ch.input})
 		}
 	}
-	rr := newRenounceReplay(req, callers, replay, donors, prober, donor, grant)
+	rr := newRenounceReplay(req, callers, replay, donors, prober, grant)
 	replayStart := len(elems)
 	elems = append(elems, rr.elems()...)
 
