@@ -150,6 +150,26 @@ var zooVerdicts = map[string]verdict{
 	"benign_cooldown_named":   {noneOf: fieldNoHoneypot, maxLevel: risk.LevelMedium},
 	"benign_max_wallet":       {noneOf: fieldNoHoneypot, maxLevel: risk.LevelMedium},
 	"benign_self_lock":        {noneOf: fieldNoHoneypot},
+	// Other shapes of the same fields (arrays, inline checks, assembly
+	// at hashed slots, misleading names): the same proofs.
+	"honeypot_owner_switch_asm":  {noneOf: fieldNoHoneypot},
+	"ownership_reclaim_stewards": {noneOf: fieldNoHoneypot},
+	"whitelist_partner_array":    {noneOf: fieldNoHoneypot},
+	"whitelist_presale_array":    {allOf: []string{risk.WhitelistOnly}},
+	"personal_fee_asm":           {noneOf: fieldNoHoneypot},
+	"buy_cooldown_asm":           {allOf: []string{risk.TradingCooldown}, noneOf: fieldNoHoneypot},
+	// Power-free tokens that look dangerous by name or shape.
+	"powerfree_unfreeze":      {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},
+	"powerfree_zero_owner":    {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},
+	"powerfree_vesting":       {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},
+	"powerfree_retired_admin": {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},
+	// A transfer that quietly takes from other holders: the real
+	// holders' sells name them.
+	"siphon_holders": {check: func(t *testing.T, r *scan.Report) {
+		if hs := simOf(t, r).HolderSells; hs == nil || len(hs.Siphoned) == 0 {
+			t.Errorf("holder_sells names no siphoned holder: %+v", hs)
+		}
+	}},
 	"clean": {maxLevel: risk.LevelLow, check: func(t *testing.T, r *scan.Report) {
 		noHighFlag(t, r)
 		s := simOf(t, r)
