@@ -83,12 +83,10 @@ func HolderSellsCall(req SimulationRequest, sellers []Seller) ([]rpc.BatchElem, 
 	}
 	elems := []rpc.BatchElem{{Method: "eth_simulateV1", Args: []any{simOpts{BlockStateCalls: blocks}, "latest"}, Result: &out}}
 	decode := func() *analysis.EVMHolderSells {
-		hs := &analysis.EVMHolderSells{}
-		var taxSum, taxMax float64
-		taxed := 0
 		if simulated(elems[0], out, len(blocks)) != nil {
 			return nil
 		}
+		var tally HolderTally
 		for i, s := range sellers {
 			if len(out[i].Calls) != 2 {
 				continue // not established for this holder
@@ -97,32 +95,14 @@ func HolderSellsCall(req SimulationRequest, sellers []Seller) ([]rpc.BatchElem, 
 			if err != nil || held.Sign() == 0 {
 				continue
 			}
-			if s.NeverSent && s.Logged != nil && held.Cmp(s.Logged) < 0 {
-				hs.Siphoned = append(hs.Siphoned, s.Address.Hex())
-			}
-			hs.Tried++
+			tally.Tried(s, held)
 			if !r.SellOk {
-				hs.Failed++
-				hs.FailedHolders = append(hs.FailedHolders, s.Address.Hex())
-				if hs.Error == nil {
-					msg := revert.RevertReason(r.SellError)
-					hs.Error = &msg
-				}
+				tally.Refused(s, revert.RevertReason(r.SellError))
 				continue
 			}
-			if t := sellTax(r); t != nil {
-				taxSum += *t
-				taxMax = max(taxMax, *t)
-				taxed++
-			}
+			tally.Sold(sellTax(r))
 		}
-		if hs.Tried == 0 {
-			return nil
-		}
-		if taxed > 0 {
-			hs.AverageTax, hs.HighestTax = Pct(taxSum/float64(taxed)/100), Pct(taxMax/100)
-		}
-		return hs
+		return tally.Result()
 	}
 	return elems, decode, nil
 }

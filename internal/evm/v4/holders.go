@@ -69,9 +69,7 @@ func HolderSellsCall(req WalletRequest, sellers []simulation.Seller) ([]rpc.Batc
 		if elems[0].Error != nil || len(out) != len(blocks) {
 			return nil
 		}
-		hs := &analysis.EVMHolderSells{}
-		var taxSum, taxMax float64
-		taxed := 0
+		var tally simulation.HolderTally
 		for i, s := range sellers {
 			calls := out[i].Calls
 			if len(calls) != 3 || calls[holderHeld].Status != 1 || len(calls[holderHeld].ReturnData) < 32 {
@@ -81,35 +79,18 @@ func HolderSellsCall(req WalletRequest, sellers []simulation.Seller) ([]rpc.Batc
 			if held.Sign() == 0 {
 				continue
 			}
-			if s.NeverSent && s.Logged != nil && held.Cmp(s.Logged) < 0 {
-				hs.Siphoned = append(hs.Siphoned, s.Address.Hex())
-			}
-			hs.Tried++
+			tally.Tried(s, held)
 			f, reason := routerFill(router.ABI, "sell", calls[holderSell])
 			if f == nil {
 				if calls[holderApprove].Status != 1 {
 					reason += " (the holder's approve of the router failed: " + callReason(calls[holderApprove]) + ")"
 				}
-				hs.Failed++
-				hs.FailedHolders = append(hs.FailedHolders, s.Address.Hex())
-				if hs.Error == nil {
-					hs.Error = &reason
-				}
+				tally.Refused(s, reason)
 				continue
 			}
-			if t := fillSellTax(f); t != nil {
-				taxSum += *t
-				taxMax = max(taxMax, *t)
-				taxed++
-			}
+			tally.Sold(fillSellTax(f))
 		}
-		if hs.Tried == 0 {
-			return nil
-		}
-		if taxed > 0 {
-			hs.AverageTax, hs.HighestTax = simulation.Pct(taxSum/float64(taxed)/100), simulation.Pct(taxMax/100)
-		}
-		return hs
+		return tally.Result()
 	}
 	return elems, decode, nil
 }
