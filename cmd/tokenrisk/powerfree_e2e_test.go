@@ -79,6 +79,9 @@ func TestPowerFreeTokensReadLow(t *testing.T) {
 		t.Fatalf("siphon_holders: holder_sells %+v, want holders named as siphoned (level %s, flags %v)", hs, rep.RiskLevel, rep.codes())
 	}
 	t.Logf("siphon_holders: %d of %d holders tried siphoned; level %s flags %v", len(hs.Siphoned), hs.Tried, rep.RiskLevel, rep.codes())
+	if !slices.Contains(rep.codes(), "BALANCES_SIPHONED") || rep.RiskLevel != "high" && rep.RiskLevel != "critical" {
+		t.Errorf("siphon_holders: level %s flags %v, want BALANCES_SIPHONED and at least high", rep.RiskLevel, rep.codes())
+	}
 	named := false
 	for _, w := range siphon.Warnings {
 		named = named || strings.Contains(w, "siphon") || strings.Contains(w, hs.Siphoned[0])

@@ -375,6 +375,11 @@ func evmSimProofFlagsAll(sim *EVMSimulation) []risk.Flag {
 			fmt.Sprintf("A fresh wallet sold, but %d of %d real holders' simulated sells were refused%s: %s.",
 				h.Failed, h.Tried, evmReasonSuffix(h.Error), strings.Join(h.FailedHolders, ", "))))
 	}
+	if h := sim.HolderSells; h != nil && len(h.Siphoned) > 0 {
+		flags = append(flags, risk.NewFlag(risk.BalancesSiphoned, "Holders' balances are taken",
+			fmt.Sprintf("%d of %d real holders tried never sent a token, yet hold less than the token's complete Transfer history gives them: %s.",
+				len(h.Siphoned), h.Tried, strings.Join(h.Siphoned, ", "))))
+	}
 	return flags
 }
 

@@ -110,7 +110,8 @@ func TestAnalyseEVMSimulationReportsNotes(t *testing.T) {
 // TestHolderSellsProveHoneypots: a token a fresh wallet sells but whose
 // real holders cannot is a honeypot with the holders named; one refused
 // holder of many is a warning (a single blacklisted wallet), never the
-// flag; siphoned balances are a warning; the router and holder proofs
+// flag; siphoned balances raise BALANCES_SIPHONED naming the holders
+// (and a warning); the router and holder proofs
 // raise one HONEYPOT_CANNOT_SELL between them.
 func TestHolderSellsProveHoneypots(t *testing.T) {
 	sells := func(tried, failed int, siphoned ...string) *EVMSimulation {
@@ -127,13 +128,14 @@ func TestHolderSellsProveHoneypots(t *testing.T) {
 		honeypots   int
 		warning     string
 		notHoneypot bool
+		siphoned    bool
 	}{
 		{name: "every holder refused", sim: sells(8, 8), honeypots: 1, notHoneypot: false},
 		{name: "half refused", sim: sells(6, 3), honeypots: 1},
 		{name: "one of ten refused", sim: sells(10, 1), warning: "1 of 10 real holders' sells were refused (0xha)", notHoneypot: true},
 		{name: "one holder tried and refused", sim: sells(1, 1), warning: "1 of 1", notHoneypot: true},
 		{name: "all sold", sim: sells(9, 0), notHoneypot: true},
-		{name: "siphoned", sim: sells(9, 0, "0xdead1"), warning: "hold less than their Transfer logs give", notHoneypot: true},
+		{name: "siphoned", sim: sells(9, 0, "0xdead1"), warning: "hold less than their Transfer logs give", notHoneypot: true, siphoned: true},
 		{name: "router and holders: one flag", sim: func() *EVMSimulation {
 			s := sells(5, 5)
 			s.RouterSell = &EVMRouterSell{CanSell: evmBoolPtr(false)}
@@ -157,6 +159,18 @@ func TestHolderSellsProveHoneypots(t *testing.T) {
 			}
 			if tt.warning != "" && !strings.Contains(strings.Join(warnings, "|"), tt.warning) {
 				t.Errorf("warnings %q, want one with %q", warnings, tt.warning)
+			}
+			siphon := false
+			for _, f := range flags {
+				if f.Code == risk.BalancesSiphoned {
+					siphon = true
+					if !strings.Contains(f.Detail, "0xdead1") {
+						t.Errorf("BALANCES_SIPHONED detail %q does not name the holder", f.Detail)
+					}
+				}
+			}
+			if siphon != tt.siphoned {
+				t.Errorf("BALANCES_SIPHONED raised %v, want %v: %v", siphon, tt.siphoned, flags)
 			}
 			if got := EVMNotHoneypot(tt.sim); got != tt.notHoneypot {
 				t.Errorf("EVMNotHoneypot = %v, want %v", got, tt.notHoneypot)

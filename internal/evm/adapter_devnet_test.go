@@ -165,7 +165,7 @@ var zooVerdicts = map[string]verdict{
 	"powerfree_retired_admin": {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},
 	// A transfer that quietly takes from other holders: the real
 	// holders' sells name them.
-	"siphon_holders": {check: func(t *testing.T, r *scan.Report) {
+	"siphon_holders": {allOf: []string{risk.BalancesSiphoned}, minLevel: risk.LevelHigh, check: func(t *testing.T, r *scan.Report) {
 		if hs := simOf(t, r).HolderSells; hs == nil || len(hs.Siphoned) == 0 {
 			t.Errorf("holder_sells names no siphoned holder: %+v", hs)
 		}

@@ -204,6 +204,10 @@ const (
 	// an allocation the declared total supply already counts (a reserve
 	// or vesting release): no mint, but supply reaching the market.
 	OwnerCanReleaseReserve = "OWNER_CAN_RELEASE_RESERVE"
+	// BalancesSiphoned: real holders that, by the token's complete
+	// Transfer history, never sent hold less than the history gives them:
+	// the token takes from holders without a transfer of theirs.
+	BalancesSiphoned = "BALANCES_SIPHONED"
 
 	// Uniswap V4 hooks (liquidity_analysis.hooks): the code a pool's
 	// traders swap through, judged like a token's.
@@ -336,6 +340,11 @@ var definitions = []Definition{
 	{CannotSellAll, Medium, Liquidity, 0.3, "Selling the whole holding is refused while a slightly smaller sell passes: every holder keeps a remainder.", ""},
 	{OwnerCanBlockSells, Critical, Contract, 0.9, "One privileged call makes holders' sells fail: proven by the call, then a refused sell.", GroupSellBlock},
 	{OwnerCanReleaseReserve, Low, Contract, 0.1, "A privileged address can release tokens the declared total supply already counts (a reserve or vesting allocation) into chosen wallets: no dilution beyond the declared supply, but more supply can reach the market.", ""},
+	// Balances taken from holders who never sent, with no Transfer of
+	// theirs (a hidden skim, or an elastic supply shrinking holdings):
+	// high, proven on real holders; not critical, for no privileged
+	// party is shown to be behind it.
+	{BalancesSiphoned, High, Contract, 0.6, "Real holders that never sent a token hold less than the token's complete Transfer history gives them: balances are taken without a transfer of theirs (a hidden skim, or a supply that shrinks holdings).", ""},
 	{OwnerCanReclaim, Medium, Contract, 0.3, "The owner can renounce ownership through the token's own path and take it back later: a renounce is not final.", ""},
 
 	// An impersonator is critical: a buyer who meant the real token loses

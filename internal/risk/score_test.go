@@ -100,7 +100,7 @@ func TestCatalogueIsComplete(t *testing.T) {
 		"OWNER_CAN_TAKE_CONTRACT_TOKENS",
 		// The capability table's codes (third wave).
 		"OWNER_CAN_WHITELIST", "WHITELIST_ONLY", "PER_ADDRESS_FEE", "CANNOT_SELL_ALL", "OWNER_CAN_BLOCK_SELLS",
-		"OWNER_CAN_RECLAIM", "OWNER_CAN_RELEASE_RESERVE",
+		"OWNER_CAN_RECLAIM", "OWNER_CAN_RELEASE_RESERVE", "BALANCES_SIPHONED",
 		// Reputation (internal/reputation).
 		"FAKE_TOKEN", "CREATOR_SCAM_HISTORY", "KNOWN_SCAM_CODE", "COMMON_TEMPLATE",
 		// Uniswap V4 hooks (liquidity_analysis.hooks).
