@@ -356,7 +356,10 @@ func TestZooVerdicts(t *testing.T) {
 			"honeypot_transferfrom": true, "honeypot_transferfrom_list": true, "honeypot_holders_armed": true,
 			"honeypot_holders_listed": true, "honeypot_time_bomb": true, "honeypot_block_fuse": true,
 			// Its pool's hook reverts sells (TestV4ZooVerdicts).
-			"v4_hook_sell_blocked": true}
+			"v4_hook_sell_blocked": true,
+			// Closed at launch to all but its listed presale traders: a
+			// fresh wallet cannot buy (WHITELIST_ONLY).
+			"whitelist_presale_array": true}
 		for _, tok := range m.Tokens {
 			if untradable[tok.Kind] {
 				continue

@@ -1,6 +1,7 @@
 package evm
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -34,14 +35,22 @@ func TestV4SearchRefusedRange(t *testing.T) {
 	ch.RPC = []string{p.URL()}
 	ad := NewAdapter(devnetRegistry(t, ch), Options{Deadline: 60 * time.Second, Client: node.ClientOptions{Backoff: 20 * time.Millisecond}})
 	tok := v4Token(t, "v4_clean")
+	// The shared devnet's length depends on the tests that ran before:
+	// windows wide enough that maxV4Windows of them reach block 0 from
+	// the head (with room for blocks other tests commit meanwhile).
+	head, err := node.NewClient("sim", []string{dn.RPCURL()}, node.ClientOptions{}).BlockNumber(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide := (head+1)/maxV4Windows + 8
 	partial := func(w string) bool { return strings.Contains(w, "V4 pools searched in blocks") }
 	for _, tt := range []struct {
 		name     string
 		maxRange uint64
 		found    bool
 	}{
-		// 8 windows of 4 blocks reach block 0 of a ~25-block chain.
-		{"windows reach the deployment block", 4, true},
+		// maxV4Windows windows of `wide` blocks reach block 0.
+		{"windows reach the deployment block", wide, true},
 		// 8 windows of 1 block miss the pool initialized at block 3.
 		{"windows stop short", 1, false},
 	} {
