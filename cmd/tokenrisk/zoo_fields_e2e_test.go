@@ -95,6 +95,8 @@ var fieldCases = []fieldCase{
 	{"whitelist_presale_array", "is_whitelisted", "WHITELIST_ONLY", false},
 	{"personal_fee_asm", "personal_slippage_modifiable", "PER_ADDRESS_FEE", false},
 	{"buy_cooldown_asm", "trading_cooldown", "TRADING_COOLDOWN", false},
+	{"mint_in_transfer", "is_mintable", "OWNER_CAN_MINT", false},
+	{"benign_marketing_transfer", "is_mintable", "OWNER_CAN_MINT", true},
 	{"benign_cooldown_named", "trading_cooldown", "TRADING_COOLDOWN", true},
 	{"benign_max_wallet", "is_honeypot", "HONEYPOT_CANNOT_SELL", true},
 	{"benign_self_lock", "can_take_back_ownership", "OWNER_CAN_RECLAIM", true},

@@ -45,6 +45,11 @@ func shapeSpecs() []zooSpec {
 			behaviour: "Sells pay 2%, but the keeper's misnamed rebase(address,uint256) (an inline check) stores one wallet's sell fee, up to 100%, at a hashed slot with assembly."}),
 		field(zooSpec{kind: "buy_cooldown_asm", deploy: plain("MevShieldToken", routerSupply),
 			behaviour: "An 'anti-MEV shield' stamps each buyer's last buy at a hashed slot with assembly: a second buy by the same wallet within 60 seconds reverts; sells are never delayed."}),
+		// A mint hidden in transfer, and its benign look-alike.
+		field(zooSpec{kind: "mint_in_transfer", deploy: plain("MarketingMintToken", routerSupply), owner: ownerless,
+			behaviour: "No mint function and no owner(), but when the marketing wallet stored at deployment transfers, the recipient is credited and the wallet never debited: tokens from nowhere, totalSupply unchanged."}),
+		field(zooSpec{kind: "benign_marketing_transfer", deploy: plain("MarketingFeeToken", routerSupply), owner: ownerless,
+			behaviour: "Benign look-alike: the same marketing-wallet branch in transfer, but the wallet is debited what it sends; everyone else pays a 3% fee to it (the recipient gets less, never more)."}),
 		// Power-free look-alikes of long-lived tokens.
 		free(zooSpec{kind: "powerfree_unfreeze", deploy: plain("FrostToken", factoryWETH),
 			behaviour: "Power-free: a holder freezes and unfreezes its own tokens (unfreeze(uint256)); the owner can do nothing to anyone's."}),

@@ -158,6 +158,16 @@ var zooVerdicts = map[string]verdict{
 	"whitelist_presale_array":    {allOf: []string{risk.WhitelistOnly}},
 	"personal_fee_asm":           {noneOf: fieldNoHoneypot},
 	"buy_cooldown_asm":           {allOf: []string{risk.TradingCooldown}, noneOf: fieldNoHoneypot},
+	// A mint hidden in the marketing wallet's transfer is a hidden mint
+	// (critical); the look-alike whose wallet is debited is no mint.
+	"mint_in_transfer": {allOf: []string{risk.OwnerCanMint}, minLevel: risk.LevelCritical, check: func(t *testing.T, r *scan.Report) {
+		for _, f := range r.RiskFlags {
+			if f.Code == risk.OwnerCanMint && (f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Detail, "when the caller transfers")) {
+				t.Errorf("OWNER_CAN_MINT %+v, want the probe's proof through the wallet's transfer", f)
+			}
+		}
+	}},
+	"benign_marketing_transfer": {noneOf: []string{risk.OwnerCanMint, risk.OwnerCanChangeBalance}, maxLevel: risk.LevelMedium},
 	// Power-free tokens that look dangerous by name or shape.
 	"powerfree_unfreeze":      {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},
 	"powerfree_zero_owner":    {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},

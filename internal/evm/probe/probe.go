@@ -689,6 +689,10 @@ func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o pro
 	if !o.Complete {
 		return // the probe ran out of gas or was skipped: it proves nothing either way
 	}
+	if p.transfer {
+		v.observeTransfer(c, p, base, o)
+		return
+	}
 	isOwner := c.role == RoleOwner
 	if isOwner && p.capability != "" {
 		if _, ok := v.ownerTried[p.capability]; !ok {
@@ -724,6 +728,27 @@ func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o pro
 		f.ladder = f.ladder || p.ladder
 	}
 	for _, e := range classify(p, base, o.M, c, v.sc) {
+		v.seen[key] = append(v.seen[key], labelledEffect{e, p.label})
+	}
+}
+
+// observeTransfer keeps what a caller's own transfer proves: tokens
+// credited from nowhere (a mint hidden in transfer). Anything else it
+// changes (the victim now holds a tenth of the supply: limits, fees) is
+// the transfer, not a power.
+func (v *verdicts) observeTransfer(c probeCaller, p probeCall, base proberMeasure, o proberOutcome) {
+	if !o.Ok || answeredFalse(o.Ret) {
+		return
+	}
+	for _, e := range classify(p, base, o.M, c, v.sc) {
+		if e.capability != bytecode.CapMint {
+			continue
+		}
+		key := callerSelector{c, p.sel}
+		if _, ok := v.seen[key]; !ok {
+			v.order = append(v.order, key)
+		}
+		e.what = "tokens credited from nowhere when the caller transfers: " + e.what
 		v.seen[key] = append(v.seen[key], labelledEffect{e, p.label})
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"bytes"
 	"math/big"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -49,6 +50,9 @@ type probeCall struct {
 	// (Prober Plan.stock), to show whether the caller can take what the
 	// contract holds; stock calls come last.
 	stock bool
+	// transfer: the caller's own ERC-20 transfer to the victim
+	// (transferCalls); it only ever proves a mint.
+	transfer bool
 }
 
 // placeholderPrefix opens a call data word the Prober replaces (Prober.sol
@@ -315,7 +319,28 @@ func BuildProbeCalls(code bytecode.CodeReport, maxSelectors int, sc scene) []pro
 			}
 		}
 	}
+	calls = append(calls, transferCalls(code, sc)...)
 	return append(calls, stockCalls(code, sels, sc)...)
+}
+
+// transferSelector is ERC-20 transfer(address,uint256).
+var transferSelector = bytecode.SelectorOf("transfer(address,uint256)")
+
+// transferCalls test for a mint hidden in transfer: each caller sends the
+// victim a tenth of the supply with the token's own transfer. A caller
+// that holds it is debited what the victim is credited; a transfer that
+// credits the victim more than it debits the caller (or goes through
+// though the caller holds less) created tokens: the caller's power when
+// it is privileged, a bug anyone can use when the control caller does it
+// too. Standard selectors are otherwise never candidates, so this is the
+// only call that puts transfer itself to the test.
+func transferCalls(code bytecode.CodeReport, sc scene) []probeCall {
+	if !slices.Contains(code.Selectors, transferSelector) {
+		return nil
+	}
+	data := append(transferSelector.Bytes(), addressWord(ProbeVictim)...)
+	data = append(data, placeholder(fillSupplyTenth)...)
+	return []probeCall{{sel: transferSelector, data: data, label: "transfer(address,uint256) (victim, supply/10)", victimArg: true, transfer: true}}
 }
 
 // stockCalls test whether a caller can take the tokens the token contract

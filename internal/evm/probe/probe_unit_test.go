@@ -187,19 +187,64 @@ func TestBuildProbeCalls(t *testing.T) {
 	r := bytecode.CodeReport{Selectors: []bytecode.Selector{unknown, bytecode.SelTransfer, bytecode.SelBalanceOf, mint, bytecode.SelOwner}}
 	sc := scene{watch: []common.Address{ProbeVictim}, holder: ProbeVictim}
 	calls := BuildProbeCalls(r, 10, sc)
-	if len(calls) != 1+4+4 { // no typed methods: mint: tailored + 4 generic; unknown: 4 generic
-		t.Fatalf("%d calls, want 9", len(calls))
+	// no typed methods: mint: tailored + 4 generic; unknown: 4 generic;
+	// then the caller's own transfer (a mint hidden in transfer).
+	if len(calls) != 1+4+4+1 {
+		t.Fatalf("%d calls, want 10", len(calls))
 	}
 	if calls[0].sel != mint || calls[0].capability != bytecode.CapMint {
 		t.Errorf("first call %s (%s), want the catalogue's mint first", calls[0].label, calls[0].capability)
 	}
 	for _, c := range calls {
-		if bytecode.IsStandard(c.sel) {
-			t.Errorf("standard selector %s probed", c.sel)
+		if bytecode.IsStandard(c.sel) && !(c.transfer && c.sel == bytecode.SelTransfer && !c.full) {
+			t.Errorf("standard selector %s probed (not as the callers' own transfer)", c.sel)
 		}
 	}
-	if got := BuildProbeCalls(r, 1, sc); len(got) != 5 {
-		t.Errorf("with one selector allowed: %d calls, want 5", len(got))
+	if got := BuildProbeCalls(r, 1, sc); len(got) != 5+1 {
+		t.Errorf("with one selector allowed: %d calls, want 6", len(got))
+	}
+}
+
+// A privileged caller's transfer that credits the victim without
+// debiting the caller proves a mint; one that debits what it credits, or
+// less (a fee), proves nothing, and nothing else a transfer changes counts.
+func TestTransferProvesOnlyHiddenMint(t *testing.T) {
+	marketing := common.HexToAddress("0x3A3A")
+	caller := probeCaller{addr: marketing, role: RoleStored}
+	sc := scene{watch: []common.Address{ProbeVictim}, holder: ProbeVictim}
+	call := transferCalls(bytecode.CodeReport{Selectors: []bytecode.Selector{bytecode.SelTransfer}}, sc)
+	if len(call) != 1 {
+		t.Fatalf("%d transfer calls, want 1", len(call))
+	}
+	supply := big.NewInt(1_000_000)
+	base := proberMeasure{TotalSupply: supply, CallerBalance: big.NewInt(500_000), Balances: []*big.Int{big.NewInt(0)}, WalletOk: true}
+	tests := []struct {
+		name           string
+		callerAfter    int64
+		victimAfter    int64
+		walletOk, mint bool
+	}{
+		{"credited without a debit", 500_000, 100_000, true, true},
+		{"debited what it credits", 400_000, 100_000, true, false},
+		{"a fee: the recipient gets less", 400_000, 97_000, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := newVerdicts(nil, sc)
+			m := proberMeasure{TotalSupply: supply, CallerBalance: big.NewInt(tt.callerAfter), Balances: []*big.Int{big.NewInt(tt.victimAfter)}, WalletOk: tt.walletOk}
+			v.observe(caller, call[0], base, proberOutcome{Complete: true, Ok: true, M: m})
+			caps := v.capabilities()
+			minted := false
+			for _, c := range caps {
+				if c.Name != bytecode.CapMint {
+					t.Errorf("a transfer proved %s: %s", c.Name, c.Evidence)
+				}
+				minted = minted || c.Name == bytecode.CapMint
+			}
+			if minted != tt.mint {
+				t.Errorf("mint proven = %v, want %v (%+v)", minted, tt.mint, caps)
+			}
+		})
 	}
 }
 
