@@ -50,6 +50,9 @@ func shapeSpecs() []zooSpec {
 			behaviour: "No mint function and no owner(), but when the marketing wallet stored at deployment transfers, the recipient is credited and the wallet never debited: tokens from nowhere, totalSupply unchanged."}),
 		field(zooSpec{kind: "benign_marketing_transfer", deploy: plain("MarketingFeeToken", routerSupply), owner: ownerless,
 			behaviour: "Benign look-alike: the same marketing-wallet branch in transfer, but the wallet is debited what it sends; everyone else pays a 3% fee to it (the recipient gets less, never more)."}),
+		// A two-step power: the owner appoints, the appointee takes.
+		field(zooSpec{kind: "seize_two_step", deploy: plain("AppointedAdminToken", routerSupply),
+			behaviour: "The owner cannot take anything itself, but appointDesk(address) names an admin, and only the admin's recover(address,uint256) moves any holder's tokens to it without an allowance; no admin at launch."}),
 		// Power-free look-alikes of long-lived tokens.
 		free(zooSpec{kind: "powerfree_unfreeze", deploy: plain("FrostToken", factoryWETH),
 			behaviour: "Power-free: a holder freezes and unfreezes its own tokens (unfreeze(uint256)); the owner can do nothing to anyone's."}),

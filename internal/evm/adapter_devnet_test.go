@@ -168,6 +168,15 @@ var zooVerdicts = map[string]verdict{
 		}
 	}},
 	"benign_marketing_transfer": {noneOf: []string{risk.OwnerCanMint, risk.OwnerCanChangeBalance}, maxLevel: risk.LevelMedium},
+	// The owner appoints an admin that takes holders' tokens: the
+	// owner's seizure, proven in two steps.
+	"seize_two_step": {allOf: []string{risk.OwnerCanSeize}, minLevel: risk.LevelCritical, check: func(t *testing.T, r *scan.Report) {
+		for _, f := range r.RiskFlags {
+			if f.Code == risk.OwnerCanSeize && (f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Detail, "two steps")) {
+				t.Errorf("OWNER_CAN_SEIZE %+v, want the probe's two-step proof", f)
+			}
+		}
+	}},
 	// Power-free tokens that look dangerous by name or shape.
 	"powerfree_unfreeze":      {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},
 	"powerfree_zero_owner":    {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},

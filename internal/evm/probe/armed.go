@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
@@ -23,9 +24,18 @@ import (
 // balance and the total supply read either side: the holder losing
 // exactly that unit, with the supply falling by it or the caller
 // gaining it, is a seizure. The control caller tries the same after the
-// switches are on: what it can do, anyone can.
+// switches are on: what it can do, anyone can. Last, the caller
+// appoints a fresh address with every address setter behind a caller
+// check (an admin or desk setter) and the appointee tries the same
+// takers: a seizure only the appointee proves is the appointing
+// caller's, in two steps.
+
+// probeAppointee is the fresh address a privileged caller appoints with
+// each address setter before it tries the takers (a two-step power).
+var probeAppointee = common.BytesToAddress(crypto.Keccak256([]byte("tokenrisk.probe.appointee"))[12:])
 
 const (
+	maxArmSetters  = 3
 	maxArmSwitches = 4
 	maxArmTakers   = 4
 	maxArmCallers  = 2
@@ -39,12 +49,17 @@ type armedTry struct {
 	holderBefore, holder  ref
 	callerBefore, callerA ref
 	call                  ref
+	// appointed: the try is the appointee's, after the caller ran the
+	// address setters with it.
+	appointed bool
 }
 
 type armedScript struct {
 	holder   common.Address
 	switches []bytecode.Selector
+	setters  []bytecode.Selector
 	scripts  []*script
+	callers  []probeCaller
 	tries    [][]armedTry
 }
 
@@ -65,6 +80,8 @@ func newArmedScripts(req ProbeRequest, callers []probeCaller, sc scene) *armedSc
 		switch {
 		case isSwitch(m) && len(as.switches) < maxArmSwitches:
 			as.switches = append(as.switches, s)
+		case isAppointer(m) && len(as.setters) < maxArmSetters:
+			as.setters = append(as.setters, s)
 		case len(takers) < maxArmTakers:
 			if t, ok := takerOf(m); ok {
 				takers = append(takers, t)
@@ -75,7 +92,7 @@ func newArmedScripts(req ProbeRequest, callers []probeCaller, sc scene) *armedSc
 	if len(privileged) > maxArmCallers {
 		privileged = privileged[:maxArmCallers]
 	}
-	if len(as.switches) == 0 || len(takers) == 0 || len(privileged) == 0 {
+	if (len(as.switches) == 0 && len(as.setters) == 0) || len(takers) == 0 || len(privileged) == 0 {
 		return as
 	}
 	for _, c := range privileged {
@@ -85,9 +102,19 @@ func newArmedScripts(req ProbeRequest, callers []probeCaller, sc scene) *armedSc
 			s.call(c.addr, req.Token, append(sw.Bytes(), numWord(1)...))
 		}
 		var tries []armedTry
-		for _, who := range []probeCaller{{addr: ProbeAnyone, role: RoleAnyone}, c} {
+		for step, who := range []probeCaller{{addr: ProbeAnyone, role: RoleAnyone}, c, {addr: probeAppointee, role: c.role}} {
+			if step == 2 {
+				if len(as.setters) == 0 {
+					break
+				}
+				// Then the caller appoints a fresh address with every
+				// address setter, and the appointee tries the takers.
+				for _, st := range as.setters {
+					s.call(c.addr, req.Token, append(st.Bytes(), addressWord(probeAppointee)...))
+				}
+			}
 			for _, t := range takers {
-				tr := armedTry{caller: who, sel: t.sel}
+				tr := armedTry{caller: who, sel: t.sel, appointed: step == 2}
 				tr.supplyBefore = s.call(ProbeAnyone, req.Token, bytecode.SelTotalSupply.Bytes())
 				tr.holderBefore = s.call(ProbeAnyone, req.Token, balanceOfInput(as.holder))
 				tr.callerBefore = s.call(ProbeAnyone, req.Token, balanceOfInput(who.addr))
@@ -99,6 +126,7 @@ func newArmedScripts(req ProbeRequest, callers []probeCaller, sc scene) *armedSc
 			}
 		}
 		as.scripts = append(as.scripts, s)
+		as.callers = append(as.callers, c)
 		as.tries = append(as.tries, tries)
 	}
 	return as
@@ -108,6 +136,12 @@ func newArmedScripts(req ProbeRequest, callers []probeCaller, sc scene) *armedSc
 // after a check of the caller.
 func isSwitch(m method.Method) bool {
 	return m.Complete && m.Guarded && !m.Open && len(m.Args) == 1 && m.Args[0].Kind == method.Bool && len(m.Writes) > 0
+}
+
+// isAppointer: a function of one address that writes a fixed slot, and
+// only after a check of the caller (an admin, operator or wallet setter).
+func isAppointer(m method.Method) bool {
+	return m.Complete && m.Guarded && !m.Open && len(m.Args) == 1 && m.Args[0].Kind == method.Address && len(m.Writes) > 0
 }
 
 // takerCall is a function that may take a holder's tokens: (address,
@@ -174,7 +208,9 @@ func (as *armedScript) decode(elems []rpc.BatchElem) []analysis.EVMCapability {
 				public[tr.sel] = true
 				continue
 			}
-			if public[tr.sel] {
+			if public[tr.sel] || (!tr.appointed && len(as.switches) == 0) {
+				// With no switch turned, the caller's own call is the
+				// plain probes' to prove.
 				continue
 			}
 			how := "burned"
@@ -187,6 +223,22 @@ func (as *armedScript) decode(elems []rpc.BatchElem) []analysis.EVMCapability {
 					names += ", "
 				}
 				names += functionName(sw) + "(true)"
+			}
+			if tr.appointed {
+				// The appointee's power is the appointing caller's: both
+				// steps named.
+				var set string
+				for j, st := range as.setters {
+					if j > 0 {
+						set += ", "
+					}
+					set += functionName(st) + "(appointee)"
+				}
+				c := as.callers[i]
+				out = append(out, analysis.EVMCapability{Name: bytecode.CapSeize, Proven: new(true), Caller: c.addr.Hex(), Role: c.role, TwoStep: true,
+					Evidence: "two steps: the " + c.role + " calls " + set + ", then the appointee calls " + functionName(tr.sel) +
+						": a holder's token unit " + how + " without any allowance (" + as.holder.Hex() + ")"})
+				break
 			}
 			out = append(out, analysis.EVMCapability{Name: bytecode.CapSeize, Proven: new(true), Caller: tr.caller.addr.Hex(), Role: tr.caller.role,
 				Evidence: functionName(tr.sel) + " after " + names + ": a holder's token unit " + how + " without any allowance (" + as.holder.Hex() + ", as " + tr.caller.role + ")"})
