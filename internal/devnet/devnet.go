@@ -38,8 +38,10 @@ import (
 // ChainKey is the devnet's key in the chain registry.
 const ChainKey = "devnet"
 
-// blockGasLimit leaves room for a batch of deployments per block.
-const blockGasLimit = 300_000_000
+// blockGasLimit leaves room for a batch of deployments per block (the
+// setup chain deploys the whole zoo, V4 kinds included, in a few blocks:
+// 300M was reached once the zoo grew past ~100 tokens).
+const blockGasLimit = 1_000_000_000
 
 // defaultCommitInterval is how often the background committer looks for
 // transactions sent by RPC clients.
