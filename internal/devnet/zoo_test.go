@@ -34,6 +34,9 @@ var wantKinds = []string{
 	"honeypot_owner_switch_asm", "ownership_reclaim_stewards", "whitelist_partner_array", "whitelist_presale_array", "personal_fee_asm",
 	"buy_cooldown_asm", "powerfree_unfreeze", "powerfree_zero_owner", "powerfree_vesting", "powerfree_retired_admin",
 	"siphon_holders",
+	"mint_in_transfer",
+	"benign_marketing_transfer",
+	"seize_two_step",
 }
 
 func TestManifestListsEveryKindWithLivePools(t *testing.T) {
