@@ -47,6 +47,16 @@ func shapeSpecs() []zooSpec {
 			behaviour: "An 'anti-MEV shield' stamps each buyer's last buy at a hashed slot with assembly: a second buy by the same wallet within 60 seconds reverts; sells are never delayed."}),
 		// A mint hidden in transfer, and its benign look-alike.
 		field(zooSpec{kind: "mint_in_transfer", deploy: plain("MarketingMintToken", routerSupply), owner: ownerless,
+			// The holders were credited without a debit, so the wallet still
+			// holds what it handed out: it burns that much through
+			// transferFrom (which debits), leaving no creator whale.
+			after: func(w *writer, _ *zooEnv, t *zooToken) error {
+				handedOut := pct(t.supply, t.spec.holderPct)
+				if err := w.invoke(t.creator, "MarketingMintToken", t.token, nil, "approve", t.creator.addr, handedOut); err != nil {
+					return err
+				}
+				return w.invoke(t.creator, "MarketingMintToken", t.token, nil, "transferFrom", t.creator.addr, deadAddress, handedOut)
+			},
 			behaviour: "No mint function and no owner(), but when the marketing wallet stored at deployment transfers, the recipient is credited and the wallet never debited: tokens from nowhere, totalSupply unchanged."}),
 		field(zooSpec{kind: "benign_marketing_transfer", deploy: plain("MarketingFeeToken", routerSupply), owner: ownerless,
 			behaviour: "Benign look-alike: the same marketing-wallet branch in transfer, but the wallet is debited what it sends; everyone else pays a 3% fee to it (the recipient gets less, never more)."}),
