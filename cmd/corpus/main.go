@@ -51,6 +51,7 @@ type config struct {
 	misses   string
 	minF1    float64
 	verbose  bool
+	sources  bool
 }
 
 func parse(args []string, stderr io.Writer) (config, error) {
@@ -67,6 +68,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.misses, "misses", "", "write each false positive/negative (JSON lines, with the flags seen) to this file")
 	fs.Float64Var(&c.minF1, "min-f1", 0, "fail (exit 1) when the macro F1 is below this")
 	fs.BoolVar(&c.verbose, "v", false, "print one line per token")
+	fs.BoolVar(&c.sources, "sources", false, "with -v: each capability flag with how it is known and from which probe or function")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -115,9 +117,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		opts.Progress = func(r corpus.Result) {
 			var codes, notes []string
 			for _, f := range r.Flags {
-				if f.Category == risk.Liquidity && (f.Severity == risk.High || f.Severity == risk.Critical) {
+				switch {
+				case f.Category == risk.Liquidity && (f.Severity == risk.High || f.Severity == risk.Critical):
 					codes = append(codes, f.Code+" ("+f.Detail+")")
-				} else {
+				case c.sources && f.Evidence != "":
+					codes = append(codes, f.Code+" ["+f.Evidence+": "+f.Source+"]")
+				default:
 					codes = append(codes, f.Code)
 				}
 			}

@@ -114,8 +114,8 @@ func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o pro
 // changes (the victim now holds a tenth of the supply: limits, fees) is
 // the transfer, not a power.
 func (v *verdicts) observeTransfer(c probeCaller, p probeCall, base proberMeasure, o proberOutcome) {
-	if !o.Ok || answeredFalse(o.Ret) {
-		return
+	if !o.Ok || answeredFalse(o.Ret) || wrappedBelowZero(base, o.M) {
+		return // a balance that went below zero (unchecked) rose by nothing
 	}
 	for _, e := range classify(p, base, o.M, c, v.sc) {
 		if e.capability != bytecode.CapMint {
