@@ -468,9 +468,13 @@ func TestRedisHangingKeepsScansFast(t *testing.T) {
 	upMedian, hangMedian := up[len(up)/2], hanging[len(hanging)/2]
 	// While Redis hangs, one request a second is let through to see
 	// whether it is back; the scan that carries it waits one I/O timeout.
-	// Any scan waiting on Redis more than that is the failure.
-	if bound := upMedian + redisIOTimeout + 500*time.Millisecond; hangMedian > bound {
-		t.Errorf("median scan with Redis hanging took %v, with Redis up %v: want at most one Redis I/O timeout (%v) and 500ms more", hangMedian, upMedian, redisIOTimeout)
+	// Any scan waiting on Redis more than that is the failure. The slack
+	// is the machine's own noise, read from the scans with Redis up (their
+	// spread; at least 500ms): a loaded machine spreads both phases alike,
+	// while a second I/O timeout per scan adds a whole second.
+	slack := max(500*time.Millisecond, up[len(up)-1]-up[0])
+	if bound := upMedian + redisIOTimeout + slack; hangMedian > bound {
+		t.Errorf("median scan with Redis hanging took %v, with Redis up %v: want at most one Redis I/O timeout (%v) and %v more (the spread with Redis up)", hangMedian, upMedian, redisIOTimeout, slack)
 	}
 	code, rd := s.readiness(t)
 	if code != 200 || rd.Status != "degraded" {
