@@ -52,6 +52,7 @@ type config struct {
 	minF1    float64
 	verbose  bool
 	sources  bool
+	fields   bool
 }
 
 func parse(args []string, stderr io.Writer) (config, error) {
@@ -69,6 +70,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.Float64Var(&c.minF1, "min-f1", 0, "fail (exit 1) when the macro F1 is below this")
 	fs.BoolVar(&c.verbose, "v", false, "print one line per token")
 	fs.BoolVar(&c.sources, "sources", false, "with -v: each capability flag with how it is known and from which probe or function")
+	fs.BoolVar(&c.fields, "fields", false, "CORPUS_DIR holds fields.json (per-field capability labels, e.g. internal/corpus/testdata/fields): print detections and false positives per field")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -89,6 +91,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c, err := parse(args, stderr)
 	if err != nil {
 		return err
+	}
+	if c.fields {
+		return runFields(ctx, c, stdout)
 	}
 	tokens, err := corpus.Load(c.dir)
 	if err != nil {
@@ -385,4 +390,48 @@ func reportUpstream(w io.Writer, results []corpus.Result) {
 	kb := func(n int64) string { return fmt.Sprintf("%.0f KB", float64(n)/1000) }
 	fmt.Fprintf(w, "upstream per report: requests p50 %d, p99 %d, max %d; bytes sent p50 %s, p90 %s, p99 %s, max %s, total %.1f MB\n",
 		at(reqs, 50), at(reqs, 99), at(reqs, 100), kb(at(sizes, 50)), kb(at(sizes, 90)), kb(at(sizes, 99)), kb(at(sizes, 100)), float64(total)/1e6)
+}
+
+// runFields scans the tokens of a fields.json and prints, per capability
+// field, detections / instances and false positives / negatives, then
+// each wrong verdict (known ones marked).
+func runFields(ctx context.Context, c config, stdout io.Writer) error {
+	labels, tokens, err := corpus.LoadFields(c.dir)
+	if err != nil {
+		return err
+	}
+	dn, err := devnet.Start(ctx, devnet.Options{CommitInterval: -1})
+	if err != nil {
+		return err
+	}
+	defer dn.Close()
+	results, err := corpus.Run(ctx, dn, tokens, corpus.Options{Workers: c.workers, Timeout: c.timeout})
+	if err != nil {
+		return err
+	}
+	verdicts, scores, err := corpus.TallyFields(labels, results)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d labels on %d tokens\n\n%s\n", len(labels), len(tokens), corpus.FieldTable(scores))
+	for _, v := range verdicts {
+		l := v.Label
+		wrongTrue := v.Value != nil && *v.Value
+		if l.Value == v.Detected() && (l.Value || !wrongTrue) {
+			continue
+		}
+		known := l.Miss + l.FalsePositive
+		if known == "" {
+			known = "NEW"
+		}
+		fmt.Fprintf(stdout, "%s %s label %v: read %s (err %v); known: %s\n", l.Address, l.Field, l.Value, fmtValue(v.Value), v.Err, known)
+	}
+	return nil
+}
+
+func fmtValue(b *bool) string {
+	if b == nil {
+		return "null"
+	}
+	return fmt.Sprint(*b)
 }
