@@ -96,6 +96,8 @@ var fieldCases = []fieldCase{
 	{"personal_fee_asm", "personal_slippage_modifiable", "PER_ADDRESS_FEE", false},
 	{"buy_cooldown_asm", "trading_cooldown", "TRADING_COOLDOWN", false},
 	{"mint_in_transfer", "is_mintable", "OWNER_CAN_MINT", false},
+	{"mint_two_step", "is_mintable", "OWNER_CAN_MINT", false},
+	{"blacklist_two_step", "is_blacklisted", "OWNER_CAN_BLACKLIST", false},
 	{"benign_marketing_transfer", "is_mintable", "OWNER_CAN_MINT", true},
 	{"benign_cooldown_named", "trading_cooldown", "TRADING_COOLDOWN", true},
 	{"benign_max_wallet", "is_honeypot", "HONEYPOT_CANNOT_SELL", true},

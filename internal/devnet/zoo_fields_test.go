@@ -381,3 +381,58 @@ func TestFieldZooAntiWhaleAndLookAlikes(t *testing.T) {
 		mustSend(t, other, addr(tok.Address), erc20ABI, "transfer", dn.whaleAddr(), big.NewInt(1))
 	})
 }
+
+// The two-step powers: the owner cannot use the power itself, it names
+// an appointee who can; the appointment is undone afterwards.
+func TestFieldZooTwoStepPowers(t *testing.T) {
+	needZoo(t)
+	none := common.Address{}
+	t.Run("seize_two_step", func(t *testing.T) {
+		tok := token(t, "seize_two_step")
+		c, h, desk := addr(tok.Creator), holderOf(t, "seize_two_step", 0), wallet(t, "two-step seize desk")
+		if send(t, c, addr(tok.Address), "AppointedAdminToken", "recover", h, big.NewInt(1)) {
+			t.Error("the owner's own recover went through")
+		}
+		mustSend(t, c, addr(tok.Address), "AppointedAdminToken", "appointDesk", desk)
+		before := balanceOf(t, addr(tok.Address), h)
+		mustSend(t, desk, addr(tok.Address), "AppointedAdminToken", "recover", h, big.NewInt(1000))
+		if got := new(big.Int).Sub(before, balanceOf(t, addr(tok.Address), h)); got.Cmp(big.NewInt(1000)) != 0 {
+			t.Errorf("the holder lost %v, want 1000", got)
+		}
+		mustSend(t, c, addr(tok.Address), "AppointedAdminToken", "appointDesk", none)
+	})
+	t.Run("mint_two_step", func(t *testing.T) {
+		tok := token(t, "mint_two_step")
+		c, desk, target := addr(tok.Creator), wallet(t, "two-step mint desk"), wallet(t, "two-step mint target")
+		if send(t, c, addr(tok.Address), "TreasuryDeskToken", "syncRewards", target, ether(1000)) {
+			t.Error("the owner's own syncRewards went through")
+		}
+		mustSend(t, c, addr(tok.Address), "TreasuryDeskToken", "setTreasuryDesk", desk)
+		supply := totalSupply(t, addr(tok.Address))
+		mustSend(t, desk, addr(tok.Address), "TreasuryDeskToken", "syncRewards", target, ether(1000))
+		if got := new(big.Int).Sub(totalSupply(t, addr(tok.Address)), supply); got.Cmp(ether(1000)) != 0 || balanceOf(t, addr(tok.Address), target).Cmp(ether(1000)) != 0 {
+			t.Errorf("supply rose by %v and the target holds %v, want both 1000 tokens", got, balanceOf(t, addr(tok.Address), target))
+		}
+		mustSend(t, c, addr(tok.Address), "TreasuryDeskToken", "setTreasuryDesk", none)
+		if send(t, desk, addr(tok.Address), "TreasuryDeskToken", "syncRewards", target, ether(1)) {
+			t.Error("a removed desk minted")
+		}
+	})
+	t.Run("blacklist_two_step", func(t *testing.T) {
+		tok := token(t, "blacklist_two_step")
+		c, h, reviewer := addr(tok.Creator), holderOf(t, "blacklist_two_step", 0), wallet(t, "two-step reviewer")
+		if send(t, c, addr(tok.Address), "ComplianceDeskToken", "reviewAccount", h) {
+			t.Error("the owner's own reviewAccount went through")
+		}
+		mustSend(t, c, addr(tok.Address), "ComplianceDeskToken", "updateReviewer", reviewer)
+		mustSend(t, reviewer, addr(tok.Address), "ComplianceDeskToken", "reviewAccount", h)
+		if send(t, h, addr(tok.Address), erc20ABI, "transfer", dn.whaleAddr(), big.NewInt(1)) {
+			t.Error("a holder under review transferred")
+		}
+		other := holderOf(t, "blacklist_two_step", 1)
+		mustSend(t, other, addr(tok.Address), erc20ABI, "transfer", dn.whaleAddr(), big.NewInt(1))
+		mustSend(t, reviewer, addr(tok.Address), "ComplianceDeskToken", "clearAccount", h)
+		mustSend(t, h, addr(tok.Address), erc20ABI, "transfer", dn.whaleAddr(), big.NewInt(1))
+		mustSend(t, c, addr(tok.Address), "ComplianceDeskToken", "updateReviewer", none)
+	})
+}

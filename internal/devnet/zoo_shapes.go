@@ -60,9 +60,14 @@ func shapeSpecs() []zooSpec {
 			behaviour: "No mint function and no owner(), but when the marketing wallet stored at deployment transfers, the recipient is credited and the wallet never debited: tokens from nowhere, totalSupply unchanged."}),
 		field(zooSpec{kind: "benign_marketing_transfer", deploy: plain("MarketingFeeToken", routerSupply), owner: ownerless,
 			behaviour: "Benign look-alike: the same marketing-wallet branch in transfer, but the wallet is debited what it sends; everyone else pays a 3% fee to it (the recipient gets less, never more)."}),
-		// A two-step power: the owner appoints, the appointee takes.
+		// Two-step powers: the owner appoints, the appointee takes, mints or
+		// freezes.
 		field(zooSpec{kind: "seize_two_step", deploy: plain("AppointedAdminToken", routerSupply),
 			behaviour: "The owner cannot take anything itself, but appointDesk(address) names an admin, and only the admin's recover(address,uint256) moves any holder's tokens to it without an allowance; no admin at launch."}),
+		field(zooSpec{kind: "mint_two_step", deploy: plain("TreasuryDeskToken", routerSupply),
+			behaviour: "The owner cannot mint itself, but setTreasuryDesk(address) (an inline owner check) names a desk, and only the desk's misnamed syncRewards(address,uint256) creates tokens for anyone (the total supply rises); no desk at launch."}),
+		field(zooSpec{kind: "blacklist_two_step", deploy: plain("ComplianceDeskToken", routerSupply),
+			behaviour: "The owner cannot freeze anyone itself, but updateReviewer(address) names a compliance reviewer, and only the reviewer's reviewAccount(address) (a modifier) makes a holder's transfers revert until clearAccount(address); no reviewer at launch."}),
 		// Power-free look-alikes of long-lived tokens.
 		free(zooSpec{kind: "powerfree_unfreeze", deploy: plain("FrostToken", factoryWETH),
 			behaviour: "Power-free: a holder freezes and unfreezes its own tokens (unfreeze(uint256)); the owner can do nothing to anyone's."}),

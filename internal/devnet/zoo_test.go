@@ -36,7 +36,7 @@ var wantKinds = []string{
 	"siphon_holders",
 	"mint_in_transfer",
 	"benign_marketing_transfer",
-	"seize_two_step",
+	"seize_two_step", "mint_two_step", "blacklist_two_step",
 }
 
 func TestManifestListsEveryKindWithLivePools(t *testing.T) {

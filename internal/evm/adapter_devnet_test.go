@@ -177,6 +177,11 @@ var zooVerdicts = map[string]verdict{
 			}
 		}
 	}},
+	// The same for a desk that mints (through a function not named as a
+	// mint: a hidden mint) and a reviewer that freezes a holder.
+	"mint_two_step": {allOf: []string{risk.OwnerCanMint}, minLevel: risk.LevelCritical, check: twoStepProof(risk.OwnerCanMint)},
+	"blacklist_two_step": {allOf: []string{risk.OwnerCanBlacklist}, minLevel: risk.LevelMedium, maxLevel: risk.LevelHigh,
+		check: twoStepProof(risk.OwnerCanBlacklist)},
 	// Power-free tokens that look dangerous by name or shape.
 	"powerfree_unfreeze":      {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},
 	"powerfree_zero_owner":    {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},
@@ -538,4 +543,16 @@ func TestAdapterConcurrentScans(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// twoStepProof checks that the flag is the probes' two-step proof.
+func twoStepProof(code string) func(t *testing.T, r *scan.Report) {
+	return func(t *testing.T, r *scan.Report) {
+		t.Helper()
+		for _, f := range r.RiskFlags {
+			if f.Code == code && (f.Evidence != risk.EvidenceProbe || !strings.Contains(f.Detail, "two steps")) {
+				t.Errorf("%s %+v, want the probe's two-step proof", code, f)
+			}
+		}
+	}
 }

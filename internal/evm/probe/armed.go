@@ -28,7 +28,8 @@ import (
 // appoints a fresh address with every address setter behind a caller
 // check (an admin or desk setter) and the appointee tries the same
 // takers: a seizure only the appointee proves is the appointing
-// caller's, in two steps.
+// caller's, in two steps; so are the mint and the block of a holder the
+// appointee proves next (armed_appointee.go).
 
 // probeAppointee is the fresh address a privileged caller appoints with
 // each address setter before it tries the takers (a two-step power).
@@ -58,9 +59,17 @@ type armedScript struct {
 	holder   common.Address
 	switches []bytecode.Selector
 	setters  []bytecode.Selector
+	// minters and blockers are what the appointee tries besides the
+	// takers (armed_appointee.go).
+	minters  []bytecode.Selector
+	blockers []blockerCall
 	scripts  []*script
 	callers  []probeCaller
 	tries    [][]armedTry
+	// mints and blocks are each script's appointee tries (nil without
+	// an address setter).
+	mints  [][]mintTry
+	blocks []*blockTries
 }
 
 // newArmedScripts builds one script per privileged caller (at most
@@ -88,11 +97,14 @@ func newArmedScripts(req ProbeRequest, callers []probeCaller, sc scene) *armedSc
 			}
 		}
 	}
+	as.minters, as.blockers = appointeeCandidates(req)
 	privileged := scriptCallers(callers)
 	if len(privileged) > maxArmCallers {
 		privileged = privileged[:maxArmCallers]
 	}
-	if (len(as.switches) == 0 && len(as.setters) == 0) || len(takers) == 0 || len(privileged) == 0 {
+	armed := (len(as.switches) > 0 || len(as.setters) > 0) && len(takers) > 0
+	appointed := len(as.setters) > 0 && (len(takers) > 0 || len(as.minters) > 0 || len(as.blockers) > 0)
+	if (!armed && !appointed) || len(privileged) == 0 {
 		return as
 	}
 	for _, c := range privileged {
@@ -125,9 +137,19 @@ func newArmedScripts(req ProbeRequest, callers []probeCaller, sc scene) *armedSc
 				tries = append(tries, tr)
 			}
 		}
+		var mints []mintTry
+		var blocks *blockTries
+		if len(as.setters) > 0 {
+			// The appointee's other powers, in blocks of their own (the
+			// appointment carries over).
+			mints = as.addMintTries(s, req, sc, privileged)
+			blocks = as.addBlockTries(s, req)
+		}
 		as.scripts = append(as.scripts, s)
 		as.callers = append(as.callers, c)
 		as.tries = append(as.tries, tries)
+		as.mints = append(as.mints, mints)
+		as.blocks = append(as.blocks, blocks)
 	}
 	return as
 }
@@ -227,25 +249,37 @@ func (as *armedScript) decode(elems []rpc.BatchElem) []analysis.EVMCapability {
 			if tr.appointed {
 				// The appointee's power is the appointing caller's: both
 				// steps named.
-				var set string
-				for j, st := range as.setters {
-					if j > 0 {
-						set += ", "
-					}
-					set += functionName(st) + "(appointee)"
-				}
-				c := as.callers[i]
-				out = append(out, analysis.EVMCapability{Name: bytecode.CapSeize, Proven: new(true), Caller: c.addr.Hex(), Role: c.role, TwoStep: true,
-					Evidence: "two steps: the " + c.role + " calls " + set + ", then the appointee calls " + functionName(tr.sel) +
-						": a holder's token unit " + how + " without any allowance (" + as.holder.Hex() + ")"})
+				out = append(out, as.twoStep(i, bytecode.CapSeize, functionName(tr.sel),
+					"a holder's token unit "+how+" without any allowance ("+as.holder.Hex()+")"))
 				break
 			}
 			out = append(out, analysis.EVMCapability{Name: bytecode.CapSeize, Proven: new(true), Caller: tr.caller.addr.Hex(), Role: tr.caller.role,
 				Evidence: functionName(tr.sel) + " after " + names + ": a holder's token unit " + how + " without any allowance (" + as.holder.Hex() + ", as " + tr.caller.role + ")"})
 			break
 		}
+		if c, ok := as.mintProof(i, s); ok {
+			out = append(out, c)
+		}
+		if c, ok := as.blockProof(i, s); ok {
+			out = append(out, c)
+		}
 	}
 	return out
+}
+
+// twoStep is the appointing caller's power the appointee proved: both
+// steps named.
+func (as *armedScript) twoStep(i int, capability, call, what string) analysis.EVMCapability {
+	var set string
+	for j, st := range as.setters {
+		if j > 0 {
+			set += ", "
+		}
+		set += functionName(st) + "(appointee)"
+	}
+	c := as.callers[i]
+	return analysis.EVMCapability{Name: capability, Proven: new(true), Caller: c.addr.Hex(), Role: c.role, TwoStep: true,
+		Evidence: "two steps: the " + c.role + " calls " + set + ", then the appointee calls " + call + ": " + what}
 }
 
 // mergeArmed adds the armed seizures to the facts: a capability and a
