@@ -94,9 +94,7 @@ type evmCapabilityInputs struct {
 	// none).
 	hidden      string
 	reclaimFlag string
-	// reclaimProven: a probe proved the reclaim the flag says.
-	reclaimProven bool
-	caps          map[string]*EVMCapability
+	caps        map[string]*EVMCapability
 }
 
 // evmCapabilityTable assembles the table. A true value always carries
@@ -172,11 +170,7 @@ func evmCapabilityTable(in evmCapabilityInputs) EVMCapabilities {
 	switch r := evmReclaimProbe(f); {
 	case in.reclaimFlag != "":
 		fl, _ := find(in.flags, in.reclaimFlag)
-		ev := CapEvidenceCode
-		if in.reclaimProven {
-			ev = CapEvidenceProbe
-		}
-		t[CapCanTakeBackOwnership] = capYes(fl, ev)
+		t[CapCanTakeBackOwnership] = capYes(fl, CapEvidenceCode)
 	case r != nil && !r.Reclaimed:
 		t[CapCanTakeBackOwnership] = capNo(CapEvidenceProbe, "renounce-then-reclaim probe",
 			"After "+r.Renounce+" renounced ownership, no privileged address could take it back.")

@@ -1,6 +1,11 @@
 package devnet
 
-import "math/big"
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/crypto"
+)
 
 // More field zoo shapes (issue 18): for the powers the newer probes
 // prove, a shape the first field zoo lacks (inline caller checks instead
@@ -68,6 +73,10 @@ func shapeSpecs() []zooSpec {
 			behaviour: "The owner cannot mint itself, but setTreasuryDesk(address) (an inline owner check) names a desk, and only the desk's misnamed syncRewards(address,uint256) creates tokens for anyone (the total supply rises); no desk at launch."}),
 		field(zooSpec{kind: "blacklist_two_step", deploy: plain("ComplianceDeskToken", routerSupply),
 			behaviour: "The owner cannot freeze anyone itself, but updateReviewer(address) names a compliance reviewer, and only the reviewer's reviewAccount(address) (a modifier) makes a holder's transfers revert until clearAccount(address); no reviewer at launch."}),
+		// A proxy whose implementation gates a seizure on a keeper stored
+		// past the first slots; owner and proxy admin renounced.
+		field(zooSpec{kind: "proxy_keeper_seize", deploy: deployKeeperProxy, owner: renounced, after: renounceKeeperProxy,
+			behaviour: "An EIP-1967 proxy whose admin was set to zero (no upgrade) and whose owner renounced, but whose implementation lets a keeper stored at slot 58 (after a 50-slot gap) move any holder's tokens to itself with settle(address,uint256); only the implementation's code checks that slot."}),
 		// Power-free look-alikes of long-lived tokens.
 		free(zooSpec{kind: "powerfree_unfreeze", deploy: plain("FrostToken", factoryWETH),
 			behaviour: "Power-free: a holder freezes and unfreezes its own tokens (unfreeze(uint256)); the owner can do nothing to anyone's."}),
@@ -88,4 +97,35 @@ func shapeSpecs() []zooSpec {
 		field(zooSpec{kind: "siphon_holders", deploy: plain("SkimReflectToken", supplyOnly), owner: ownerless, noSells: true,
 			behaviour: "A 'reflection' whose redistribution is a backdoor: every transfer silently moves 2% of one earlier holder's balance (neither sender nor recipient) to the collector, with no Transfer event."}),
 	}
+}
+
+// deployKeeperProxy deploys KeeperProxyToken behind a TransparentProxy
+// initialised with the creator as owner and the marketing wallet as
+// keeper.
+func deployKeeperProxy(w *writer, env *zooEnv, creator *account, supply *big.Int) (deployed, error) {
+	impl, err := w.deploy(creator, "KeeperProxyToken")
+	if err != nil {
+		return deployed{}, err
+	}
+	c, err := w.artifact("KeeperProxyToken")
+	if err != nil {
+		return deployed{}, err
+	}
+	init, err := c.ABI.Pack("initialize", "Keeper Settled Dollar", "KSD", supply, creator.addr, env.accts.marketing.addr)
+	if err != nil {
+		return deployed{}, fmt.Errorf("devnet: pack initialize: %w", err)
+	}
+	proxy, err := w.deploy(creator, "TransparentProxy", impl, creator.addr, init)
+	return deployed{token: proxy, implementation: impl}, err
+}
+
+// renounceKeeperProxy renounces the token's owner, then sets the proxy's
+// admin to zero (changeAdmin(address), which the proxy's fallback
+// answers for its admin).
+func renounceKeeperProxy(w *writer, _ *zooEnv, t *zooToken) error {
+	if err := w.invoke(t.creator, "KeeperProxyToken", t.token, nil, "renounceOwnership"); err != nil {
+		return err
+	}
+	data := append(crypto.Keccak256([]byte("changeAdmin(address)"))[:4], make([]byte, 32)...) // to address(0)
+	return w.send(t.creator, &t.token, nil, data, callGas, "TransparentProxy.changeAdmin by "+t.creator.name)
 }

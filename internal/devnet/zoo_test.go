@@ -37,9 +37,7 @@ var wantKinds = []string{
 	"mint_in_transfer",
 	"benign_marketing_transfer",
 	"seize_two_step", "mint_two_step", "blacklist_two_step",
-	// Second shapes and look-alikes (zoo_fields2.go).
-	"selfdestruct_vault", "balance_assembly", "pause_mode", "cannot_buy_start_block", "fee_schedule",
-	"proxy_beacon", "proxy_custom_slot", "benign_pause_renounced", "benign_fee_capped", "benign_destroy_named",
+	"proxy_keeper_seize",
 }
 
 func TestManifestListsEveryKindWithLivePools(t *testing.T) {
@@ -495,6 +493,53 @@ func TestProxy(t *testing.T) {
 	if r := transact(t, addr(tok.Creator), proxy, nil, data); r.Status != 1 {
 		t.Error("the admin's upgradeTo reverted")
 	}
+}
+
+// TestProxyKeeperSeize: proxy_keeper_seize's proxy admin and owner are
+// zero, so nobody upgrades it; the keeper stored at slot 58 (the
+// marketing wallet) takes a holder's tokens with settle, which the
+// creator and a stranger cannot.
+func TestProxyKeeperSeize(t *testing.T) {
+	needZoo(t)
+	tok := token(t, "proxy_keeper_seize")
+	proxy := addr(tok.Address)
+	if got := storageAddress(t, proxy, keccakSlot("eip1967.proxy.implementation")); got != addr(tok.Implementation) || got == (common.Address{}) {
+		t.Errorf("implementation slot = %s, manifest says %s", got, tok.Implementation)
+	}
+	if got := storageAddress(t, proxy, keccakSlot("eip1967.proxy.admin")); got != (common.Address{}) {
+		t.Errorf("admin slot = %s, want zero", got)
+	}
+	if o := view(t, proxy, "KeeperProxyToken", "owner")[0].(common.Address); o != (common.Address{}) {
+		t.Errorf("owner %s, want renounced", o)
+	}
+	marketing, err := newAccount("marketing", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keeper := storageAddress(t, proxy, common.BigToHash(big.NewInt(58)))
+	if keeper != marketing.addr {
+		t.Fatalf("slot 58 holds %s, want the keeper (the marketing wallet %s)", keeper, marketing.addr)
+	}
+	upgrade := append(common.FromHex("0x3659cfe6"), common.LeftPadBytes(addr(tok.Implementation).Bytes(), 32)...) // upgradeTo(address)
+	if r := transact(t, addr(tok.Creator), proxy, nil, upgrade); r.Status == 1 {
+		t.Error("the creator upgraded a proxy whose admin is zero")
+	}
+	h := holderOf(t, "proxy_keeper_seize", 0)
+	held := balanceOf(t, proxy, h)
+	if held.Sign() == 0 {
+		t.Fatal("the holder holds nothing")
+	}
+	one := big.NewInt(1e18)
+	for _, from := range []common.Address{addr(tok.Creator), wallet(t, "keeper stranger")} {
+		if send(t, from, proxy, "KeeperProxyToken", "settle", h, one) {
+			t.Errorf("%s settled a holder's tokens", from)
+		}
+	}
+	mustSend(t, keeper, proxy, "KeeperProxyToken", "settle", h, one)
+	if got := balanceOf(t, proxy, h); new(big.Int).Sub(held, got).Cmp(one) != 0 {
+		t.Errorf("holder %v after the keeper's settle, want %v less than %v", got, one, held)
+	}
+	mustSend(t, keeper, proxy, erc20ABI, "transfer", h, one) // back, for the other tests
 }
 
 func TestSelfdestructAndHiddenOwner(t *testing.T) {

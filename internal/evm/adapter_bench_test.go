@@ -39,7 +39,7 @@ func BenchmarkScanLatency(b *testing.B) {
 	ch := dn.Chain()
 	ch.RPC = []string{p.URL()}
 	noV4 := withoutV4(ch)
-	kinds := []string{"clean", "tax_sell_high", "proxy_upgradeable", "mintable+explorers"}
+	kinds := []string{"clean", "tax_sell_high", "proxy_upgradeable", "proxy_keeper_seize", "mintable+explorers"}
 	if contracts.UniswapV4Built() {
 		// v4_hook_fee_changeable: a hook read and probed in the same round
 		// trips (more elements, no more requests).

@@ -1,9 +1,11 @@
 package evm
 
 import (
+	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
 	"github.com/tokenrisk/tokenrisk/internal/evm/holder"
 	"github.com/tokenrisk/tokenrisk/internal/evm/lens"
 	"github.com/tokenrisk/tokenrisk/internal/evm/node"
+	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
 
 	"context"
 	"fmt"
@@ -182,25 +184,21 @@ var zooVerdicts = map[string]verdict{
 	"mint_two_step": {allOf: []string{risk.OwnerCanMint}, minLevel: risk.LevelCritical, check: twoStepProof(risk.OwnerCanMint)},
 	"blacklist_two_step": {allOf: []string{risk.OwnerCanBlacklist}, minLevel: risk.LevelMedium, maxLevel: risk.LevelHigh,
 		check: twoStepProof(risk.OwnerCanBlacklist)},
-	// Second shapes of the fields the first zoo expressed once
-	// (zoo_fields2.go), and three benign look-alikes.
-	"selfdestruct_vault":     {allOf: []string{risk.Selfdestruct}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium},
-	"balance_assembly":       {allOf: []string{risk.OwnerCanChangeBalance}, noneOf: fieldNoHoneypot, minLevel: risk.LevelHigh},
-	"pause_mode":             {allOf: []string{risk.OwnerCanPause}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium},
-	"cannot_buy_start_block": {allOf: []string{risk.HoneypotCannotBuy}, minLevel: risk.LevelHigh},
-	"fee_schedule":           {allOf: []string{risk.OwnerCanChangeFees}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium},
-	"proxy_beacon": {allOf: []string{risk.ProxyUpgradeable}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium, check: func(t *testing.T, r *scan.Report) {
+	// A proxy whose implementation lets a keeper at slot 58 take any
+	// holder's tokens: the slot dump of round trip 2 reads the keeper,
+	// whose seizure the probes prove as a guard's.
+	"proxy_keeper_seize": {allOf: []string{risk.OwnerCanSeize}, minLevel: risk.LevelCritical, check: func(t *testing.T, r *scan.Report) {
+		for _, f := range r.RiskFlags {
+			if f.Code == risk.OwnerCanSeize && f.Evidence != risk.EvidenceProbe {
+				t.Errorf("OWNER_CAN_SEIZE %+v, want the probe's proof", f)
+			}
+		}
 		ev, _ := r.ContractAnalysis.Evidence.(analysis.EVMContractEvidence)
-		if ev.Proxy == nil || ev.Proxy.Beacon == nil {
-			t.Errorf("proxy = %+v, want the beacon", ev.Proxy)
+		i := slices.IndexFunc(ev.PrivilegedAddresses, func(p analysis.EVMPrivilegedAddress) bool { return p.Role == probe.RoleGuard && p.Slot == "0x3a" })
+		if i < 0 || !slices.Contains(ev.PrivilegedAddresses[i].Powers, bytecode.CapSeize) {
+			t.Errorf("privileged_addresses %+v, want the keeper (role guard, slot 0x3a) with %s", ev.PrivilegedAddresses, bytecode.CapSeize)
 		}
 	}},
-	// Not recognised as a proxy (TestZooFieldVerdicts' fieldMisses): the
-	// delegation to a stored address still raises EXTERNAL_CALL.
-	"proxy_custom_slot":      {allOf: []string{risk.ExternalCall}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium},
-	"benign_pause_renounced": {noneOf: append([]string{risk.OwnerCanPause}, fieldNoHoneypot...), maxLevel: risk.LevelMedium},
-	"benign_fee_capped":      {noneOf: append([]string{risk.OwnerCanChangeFees}, fieldNoHoneypot...), maxLevel: risk.LevelMedium},
-	"benign_destroy_named":   {noneOf: append([]string{risk.Selfdestruct}, fieldNoHoneypot...), maxLevel: risk.LevelMedium},
 	// Power-free tokens that look dangerous by name or shape.
 	"powerfree_unfreeze":      {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},
 	"powerfree_zero_owner":    {maxLevel: risk.LevelLow, noneOf: []string{risk.OwnerCanMint, risk.OwnerCanReclaim, risk.HiddenOwner}},

@@ -42,7 +42,13 @@
 // details, the V4 pools' state and simulations and the slots the code
 // compares msg.sender with past the first (probe/guard.go: their
 // addresses are the privileged callers the code really gates on, named
-// by the code that arrived in round trip 1), then the privilege
+// by the code that arrived in round trip 1; a proxy's implementation
+// names its slots only in this round trip's answer, so beside it one
+// eth_call runs a slot dump in the proxy's account, probe/slotdump.go:
+// slots 12-523 and the implementation's 32-byte constants, the
+// non-zero words answered in one element, whatever the implementation
+// turns out to check; a checked slot none of these read is a warning,
+// its holder unprobed), then the privilege
 // probes (with, in the same batch, the token's own renounce followed by
 // every caller's probes again: probe/afterrenounce.go) with the
 // holders' and creator's accounts and the real holders'

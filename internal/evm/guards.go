@@ -1,6 +1,10 @@
 package evm
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/holiman/uint256"
@@ -8,6 +12,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 	"github.com/tokenrisk/tokenrisk/internal/evm/bytecode"
 	"github.com/tokenrisk/tokenrisk/internal/evm/method"
+	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
 )
 
 // Powers by behaviour, not by name (issue 18, item 3): a catalogue match
@@ -120,4 +125,29 @@ func clearInert(f *analysis.EVMCodeFacts, r bytecode.CodeReport, words map[uint6
 		}
 	}
 	f.Powers = kept
+}
+
+// warnUnreadGuards says which slots the code compares msg.sender with
+// were never read: their holders were not probed, so a power only they
+// have is unknown, never absent (a proxy's implementation names its
+// slots only in round trip 2; its slot dump read a window and the
+// implementation's constants, probe/slotdump.go).
+func (r *scanRun) warnUnreadGuards(unread []common.Hash, isProxy bool, dump *probe.SlotDump) {
+	if len(unread) == 0 {
+		return
+	}
+	var slots []string
+	for _, s := range unread {
+		slots = append(slots, hexutil.EncodeBig(s.Big()))
+	}
+	why := "they are past the caller-check slots read beyond the first, or their read failed"
+	switch {
+	case isProxy && dump != nil && dump.Read:
+		why = fmt.Sprintf("the proxy's slot dump reads slots %d-%d and the implementation's 32-byte constants; these are elsewhere (computed at run time)",
+			probe.StorageCandidateSlots, probe.StorageCandidateSlots+probe.DumpSlots-1)
+	case isProxy && dump != nil:
+		why = "the proxy's slot dump was not read: " + dump.Err
+	}
+	r.warn("contract: the code compares the caller with storage slot %s, not read (%s); whoever it holds was not probed, so a power only that address has is unknown",
+		strings.Join(slots, ", "), why)
 }

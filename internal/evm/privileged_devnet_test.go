@@ -59,7 +59,8 @@ func probeKeeper(t *testing.T, renounce bool) (*analysis.EVMProbeFacts, common.A
 	if err := c.Batch(ctx, append([]rpc.BatchElem(nil), guardElems...)); err != nil {
 		t.Fatal(err)
 	}
-	req := probe.ProbeRequest{Token: token, Pool: pool, Code: report, Owner: owner, Stored: stored(), Guards: guards(report),
+	guarded, _ := guards(report, nil)
+	req := probe.ProbeRequest{Token: token, Pool: pool, Code: report, Owner: owner, Stored: stored(), Guards: guarded,
 		Creator: &deployer, Donors: []common.Address{deployer}, Holders: []common.Address{deployer, holder},
 		Exclude: []common.Address{weth}, Wrapped: weth, FeeBps: 30, Renounced: renounce}
 	var head struct {

@@ -162,10 +162,15 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		}
 	}
 	var proxyDecode func() ([]byte, error)
+	var dump *probe.SlotDump
 	if px != nil {
 		pe, dec := proxy.ProxyDetailCalls(px)
 		rt2.add(pe)
 		proxyDecode = dec
+		// The implementation's guards past the first slots, read before
+		// its code names them (probe/slotdump.go).
+		dump = probe.SlotDumpCall(r.token, px.Implementation)
+		rt2.add(dump.Elems())
 	}
 	known := map[uint64][]byte{}
 	if s.words != nil {
@@ -185,9 +190,11 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	v4f := r.v4Apply(v4r, rtt2)
 	sim, simPool = r.chooseSimulation(sim, simPool, v4f)
 	codeReport, implKnown := report, px == nil
+	var implCode []byte
 	if px != nil && rtt2 {
-		codeReport, implKnown = r.implementation(ctx, px, proxyDecode, report)
+		codeReport, implCode, implKnown = r.implementation(ctx, px, proxyDecode, report)
 	}
+	dump.Apply(rtt2, implCode)
 	if !implKnown {
 		r.warn("contract: the px's implementation code is unknown; the px's own code was analysed")
 	}
@@ -224,7 +231,9 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	var rt3 batchPlan
 	var probeDecode func() (*analysis.EVMProbeFacts, error)
 	pr := r.probeRequest(codeReport, owner, stored, creator, holder.TopHolders(ho.scan))
-	pr.Guards = guardDecode(codeReport)
+	var unread []common.Hash
+	pr.Guards, unread = guardDecode(codeReport, dump)
+	r.warnUnreadGuards(unread, px != nil, dump)
 	pr.Grant = probeGrant(sim, lens)
 	if pe, dec, err := probe.ProbeCalls(pr); err != nil {
 		r.warn("contract: probes not built (%s)", node.SafeErr(err))
@@ -392,8 +401,9 @@ func simulationResult(decode func() (*analysis.EVMSimulation, error), answered b
 }
 
 // implementation analyses a proxy's implementation code (a beacon's needs
-// one more round trip); it returns the proxy's own report when unknown.
-func (r *scanRun) implementation(ctx context.Context, px *proxy.ProxyInfo, decode func() ([]byte, error), own bytecode.CodeReport) (bytecode.CodeReport, bool) {
+// one more round trip); it returns the proxy's own report when unknown,
+// and the implementation's code when it arrived in round trip 2.
+func (r *scanRun) implementation(ctx context.Context, px *proxy.ProxyInfo, decode func() ([]byte, error), own bytecode.CodeReport) (bytecode.CodeReport, []byte, bool) {
 	impl, err := decode()
 	switch {
 	case err != nil:
@@ -401,12 +411,12 @@ func (r *scanRun) implementation(ctx context.Context, px *proxy.ProxyInfo, decod
 	case impl == nil && px.Implementation != (common.Address{}):
 		var code hexutil.Bytes
 		if r.batch(ctx, "contract", []rpc.BatchElem{node.CodeElem(px.Implementation, &code)}) {
-			return bytecode.AnalyseCode(code), true
+			return bytecode.AnalyseCode(code), nil, true
 		}
 	case impl != nil:
-		return bytecode.AnalyseCode(impl), true
+		return bytecode.AnalyseCode(impl), impl, true
 	}
-	return own, false
+	return own, nil, false
 }
 
 // probeRequest describes the privilege probes: callers are the owner,

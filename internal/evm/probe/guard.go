@@ -18,8 +18,10 @@ import (
 // state variables, a hashed constant written in assembly. The first
 // StorageCandidateSlots slots are read in round trip 1 already; the
 // others (at most maxGuardSlots, the most used first) ride round trip 2,
-// since the code that names them arrives with round trip 1's answer.
-// The guards are probed before the other stored addresses.
+// since the code that names them arrives with round trip 1's answer;
+// a proxy's implementation's arrive in round trip 2, read beforehand by
+// the proxy's slot dump (slotdump.go). The guards are probed before the
+// other stored addresses.
 
 const (
 	// maxGuardSlots bounds the caller-check slots read beyond the first.
@@ -43,10 +45,12 @@ type Guard struct {
 // not (slots from StorageCandidateSlots on, at most maxGuardSlots). The
 // decoder returns the addresses held by the caller-check slots of the
 // code that runs (a proxy's implementation, known only after this
-// read: its slots past the first are read only where the proxy's own
-// code checks them too), most used slot first, from the words read here
-// and from known (round trip 1's words, by slot).
-func GuardSlotCalls(token common.Address, code bytecode.CodeReport, known map[uint64][]byte) ([]rpc.BatchElem, func(bytecode.CodeReport) []Guard) {
+// read: its slots are found in dump, the proxy's slot dump of the same
+// round trip, or here where the proxy's own code checks them too), most
+// used slot first, from the words read here, in dump and in known
+// (round trip 1's words, by slot); and the caller-check slots none of
+// them read (unread: whoever they hold was not probed).
+func GuardSlotCalls(token common.Address, code bytecode.CodeReport, known map[uint64][]byte) ([]rpc.BatchElem, func(bytecode.CodeReport, *SlotDump) ([]Guard, []common.Hash)) {
 	words := map[common.Hash]*hexutil.Bytes{}
 	for i, w := range known {
 		b := hexutil.Bytes(w)
@@ -66,28 +70,33 @@ func GuardSlotCalls(token common.Address, code bytecode.CodeReport, known map[ui
 		slots = append(slots, slot)
 		elems = append(elems, node.StorageElem(token, slot, out))
 	}
-	decode := func(code bytecode.CodeReport) []Guard {
+	decode := func(code bytecode.CodeReport, dump *SlotDump) (guards []Guard, unread []common.Hash) {
 		for i, e := range elems {
 			if out, ok := e.Result.(*hexutil.Bytes); ok && e.Error == nil && out != nil {
 				words[slots[i]] = out
 			}
 		}
-		var out []Guard
 		seen := map[common.Address]bool{}
 		for _, s := range code.Methods.CallerSlots() {
 			slot := common.Hash(s.Slot.Bytes32())
-			w, ok := words[slot]
-			if !ok || w == nil {
+			var w []byte
+			switch known, ok := words[slot]; {
+			case ok && known != nil:
+				w = *known
+			case dump.Covers(slot):
+				w = dump.Words[slot] // nil: the slot holds zero
+			default:
+				unread = append(unread, slot)
 				continue
 			}
-			a, ok := guardAddress(*w)
+			a, ok := guardAddress(w)
 			if !ok || seen[a] {
 				continue
 			}
 			seen[a] = true
-			out = append(out, Guard{Addr: a, Slot: slot, Uses: s.Uses})
+			guards = append(guards, Guard{Addr: a, Slot: slot, Uses: s.Uses})
 		}
-		return out
+		return guards, unread
 	}
 	return elems, decode
 }
