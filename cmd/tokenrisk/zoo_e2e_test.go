@@ -359,7 +359,10 @@ func TestZooVerdicts(t *testing.T) {
 			"v4_hook_sell_blocked": true,
 			// Closed at launch to all but its listed presale traders: a
 			// fresh wallet cannot buy (WHITELIST_ONLY).
-			"whitelist_presale_array": true}
+			"whitelist_presale_array": true,
+			// Buys refused until the owner sets a start block
+			// (TestZooFieldVerdicts).
+			"cannot_buy_start_block": true}
 		for _, tok := range m.Tokens {
 			if untradable[tok.Kind] {
 				continue

@@ -94,7 +94,9 @@ type evmCapabilityInputs struct {
 	// none).
 	hidden      string
 	reclaimFlag string
-	caps        map[string]*EVMCapability
+	// reclaimProven: a probe proved the reclaim the flag says.
+	reclaimProven bool
+	caps          map[string]*EVMCapability
 }
 
 // evmCapabilityTable assembles the table. A true value always carries
@@ -170,7 +172,11 @@ func evmCapabilityTable(in evmCapabilityInputs) EVMCapabilities {
 	switch r := evmReclaimProbe(f); {
 	case in.reclaimFlag != "":
 		fl, _ := find(in.flags, in.reclaimFlag)
-		t[CapCanTakeBackOwnership] = capYes(fl, CapEvidenceCode)
+		ev := CapEvidenceCode
+		if in.reclaimProven {
+			ev = CapEvidenceProbe
+		}
+		t[CapCanTakeBackOwnership] = capYes(fl, ev)
 	case r != nil && !r.Reclaimed:
 		t[CapCanTakeBackOwnership] = capNo(CapEvidenceProbe, "renounce-then-reclaim probe",
 			"After "+r.Renounce+" renounced ownership, no privileged address could take it back.")

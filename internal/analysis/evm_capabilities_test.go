@@ -100,7 +100,23 @@ func TestCapabilityTableEntries(t *testing.T) {
 		}), want: map[string]want{CapHiddenOwner: yes("probe", risk.HiddenOwner), CapIsMintable: yes("probe", risk.OwnerCanMint)}},
 		{name: "a stored address takes ownership", facts: evmContractWith(func(f *EVMContractFacts) {
 			f.Probe.Capabilities = []EVMCapability{{Name: EVMCapOwnershipReclaim, Proven: evmBoolPtr(true), Caller: evmTestHidden, Role: "stored", Evidence: "claim()"}}
-		}), want: map[string]want{CapHiddenOwner: yes("probe", risk.HiddenOwner), CapCanTakeBackOwnership: yes("code", risk.HiddenOwner)}},
+		}), want: map[string]want{CapHiddenOwner: yes("probe", risk.HiddenOwner), CapCanTakeBackOwnership: yes("probe", risk.HiddenOwner)}},
+		// ShadowToken: owner() is zero, the creator (a guard slot) changes
+		// the fee and its unlock() makes it owner again; the reclaim is
+		// not the first power it proved.
+		{name: "a stored address changes the fee, then takes ownership", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.Probe.Capabilities = []EVMCapability{
+				{Name: EVMCapFeeChange, Proven: evmBoolPtr(true), Caller: evmTestHidden, Role: "guard", Evidence: "setTaxFeePercent(uint256)"},
+				{Name: EVMCapOwnershipReclaim, Proven: evmBoolPtr(true), Caller: evmTestHidden, Role: "guard", Evidence: "unlock(): owner() became the caller"},
+			}
+		}), want: map[string]want{CapHiddenOwner: yes("probe", risk.HiddenOwner), CapCanTakeBackOwnership: yes("probe", risk.HiddenOwner)}},
+		{name: "the owner itself takes ownership: no hidden reclaim", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Probe.Capabilities = []EVMCapability{
+				{Name: EVMCapFeeChange, Proven: evmBoolPtr(true), Caller: evmTestHidden, Role: "guard", Evidence: "setTaxFeePercent(uint256)"},
+				{Name: EVMCapOwnershipReclaim, Proven: evmBoolPtr(true), Caller: evmTestOwner, Role: "owner", Evidence: "transferOwnership(address)"},
+			}
+		}), want: map[string]want{CapHiddenOwner: yes("probe", risk.HiddenOwner), CapCanTakeBackOwnership: null}},
 		{name: "reclaim proven at launch", facts: evmContractWith(func(f *EVMContractFacts) {
 			owned(f)
 			f.Probe.Reclaim = &EVMReclaimProbe{Renounce: "renounceOwnership()", Reclaimed: true, Function: "unlock()", Caller: evmTestOwner}

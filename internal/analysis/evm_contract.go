@@ -399,7 +399,11 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 
 	// Hidden owner: a power proven from an address other than the live
 	// owner, or ownership reclaimed.
-	var hidden, hiddenCap string
+	// hiddenReclaim: an address other than the owner proved it takes
+	// ownership, whatever it proved first (ShadowToken's creator changes
+	// the fee before its unlock() makes it owner again).
+	var hidden string
+	hiddenReclaim := false
 	public := map[string]bool{}
 	if f.Probe != nil {
 		for _, c := range f.Probe.Capabilities {
@@ -413,8 +417,12 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			}
 			if c.Proven != nil && *c.Proven && c.Caller != "" && c.Role != evmRoleAnyone &&
 				!public[c.Name] && !strings.EqualFold(c.Caller, f.Owner) {
-				hidden, hiddenCap = c.Caller, c.Name
-				break
+				if hidden == "" {
+					hidden = c.Caller
+				}
+				if c.Name == EVMCapOwnershipReclaim {
+					hiddenReclaim = true
+				}
 			}
 		}
 	}
@@ -423,7 +431,8 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		hidden = survivor
 	}
 	reclaim := caps[EVMCapOwnershipReclaim]
-	reclaimFlag := "" // the flag that says ownership can be taken back
+	reclaimFlag := ""      // the flag that says ownership can be taken back
+	reclaimProven := false // by a probe, not read from the code
 	switch {
 	case hidden != "":
 		detail := "The address " + hidden + ", which is not the declared owner, proved owner powers in simulation."
@@ -435,8 +444,8 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		}
 		ev.HiddenOwner = &EVMHiddenOwner{Found: true, Address: &hidden, Detail: detail}
 		flags = append(flags, risk.NewFlag(risk.HiddenOwner, "Hidden owner", detail))
-		if hiddenCap == EVMCapOwnershipReclaim {
-			reclaimFlag = risk.HiddenOwner
+		if hiddenReclaim {
+			reclaimFlag, reclaimProven = risk.HiddenOwner, true
 		}
 	case reclaim != nil && reclaim.Proven == nil && renounced && inertWhy(f.Code, EVMCapOwnershipReclaim) == "":
 		detail := "Ownership is renounced, but the code has an ownership-reclaim function (" + reclaim.Evidence + ")."
@@ -600,7 +609,7 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 		simFlags, _ = AnalyseEVMSimulation(f.Simulation, true)
 	}
 	ev.Capabilities = evmCapabilityTable(evmCapabilityInputs{f: f, flags: flags, simFlags: simFlags,
-		renounced: renounced, hidden: hidden, reclaimFlag: reclaimFlag, caps: caps})
+		renounced: renounced, hidden: hidden, reclaimFlag: reclaimFlag, reclaimProven: reclaimProven, caps: caps})
 	if ev.HiddenOwner == nil {
 		// Established absence or unknown, as the capability table decided.
 		switch e := ev.Capabilities[CapHiddenOwner]; {

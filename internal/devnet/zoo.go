@@ -102,7 +102,7 @@ func named(name, symbol string) func(*zooEnv, *account, *big.Int) []any {
 }
 
 // zooSpecs is the zoo, in the order of issue 3, then the field zoo of
-// issue 18 (zoo_fields.go).
+// issue 18 (zoo_fields.go, zoo_shapes.go, zoo_fields2.go).
 func zooSpecs() []zooSpec {
 	renounce := func(w *writer, _ *zooEnv, t *zooToken) error {
 		return w.invoke(t.creator, t.ownerABI(), t.token, nil, "renounceOwnership")
@@ -199,7 +199,7 @@ func zooSpecs() []zooSpec {
 			behaviour: "No transfer may exceed 0.005% of supply, a thirtieth of an ordinary trade (0.3% of the pool's ETH buys about 0.15%); the owner sets the cap with setMaxTxAmount. Freshly launched: no holder has traded yet."}),
 		{kind: "not_a_token", deploy: deployRegistry, owner: ownerless,
 			behaviour: "A vault registry contract with no ERC-20 functions at all."},
-	}, append(fieldSpecs(), shapeSpecs()...)...)
+	}, append(append(fieldSpecs(), shapeSpecs()...), fieldSpecs2()...)...)
 }
 
 // ownerABI is the artifact whose ABI has the token's ownership functions.

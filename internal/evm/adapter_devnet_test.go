@@ -184,6 +184,25 @@ var zooVerdicts = map[string]verdict{
 	"mint_two_step": {allOf: []string{risk.OwnerCanMint}, minLevel: risk.LevelCritical, check: twoStepProof(risk.OwnerCanMint)},
 	"blacklist_two_step": {allOf: []string{risk.OwnerCanBlacklist}, minLevel: risk.LevelMedium, maxLevel: risk.LevelHigh,
 		check: twoStepProof(risk.OwnerCanBlacklist)},
+	// Second shapes of the fields the first zoo expressed once
+	// (zoo_fields2.go), and three benign look-alikes.
+	"selfdestruct_vault":     {allOf: []string{risk.Selfdestruct}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium},
+	"balance_assembly":       {allOf: []string{risk.OwnerCanChangeBalance}, noneOf: fieldNoHoneypot, minLevel: risk.LevelHigh},
+	"pause_mode":             {allOf: []string{risk.OwnerCanPause}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium},
+	"cannot_buy_start_block": {allOf: []string{risk.HoneypotCannotBuy}, minLevel: risk.LevelHigh},
+	"fee_schedule":           {allOf: []string{risk.OwnerCanChangeFees}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium},
+	"proxy_beacon": {allOf: []string{risk.ProxyUpgradeable}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium, check: func(t *testing.T, r *scan.Report) {
+		ev, _ := r.ContractAnalysis.Evidence.(analysis.EVMContractEvidence)
+		if ev.Proxy == nil || ev.Proxy.Beacon == nil {
+			t.Errorf("proxy = %+v, want the beacon", ev.Proxy)
+		}
+	}},
+	// Not recognised as a proxy (TestZooFieldVerdicts' fieldMisses): the
+	// delegation to a stored address still raises EXTERNAL_CALL.
+	"proxy_custom_slot":      {allOf: []string{risk.ExternalCall}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium},
+	"benign_pause_renounced": {noneOf: append([]string{risk.OwnerCanPause}, fieldNoHoneypot...), maxLevel: risk.LevelMedium},
+	"benign_fee_capped":      {noneOf: append([]string{risk.OwnerCanChangeFees}, fieldNoHoneypot...), maxLevel: risk.LevelMedium},
+	"benign_destroy_named":   {noneOf: append([]string{risk.Selfdestruct}, fieldNoHoneypot...), maxLevel: risk.LevelMedium},
 	// A proxy whose implementation lets a keeper at slot 58 take any
 	// holder's tokens: the slot dump of round trip 2 reads the keeper,
 	// whose seizure the probes prove as a guard's.

@@ -531,7 +531,9 @@ func TestSimulationNoFalseHoneypots(t *testing.T) {
 	dn, _ := startContractNet(t)
 	untradable := map[string]bool{"honeypot_sell_blocked": true, "honeypot_blacklist_on_buy": true, "trading_disabled": true, "not_a_token": true,
 		// Closed at launch to all but its listed presale traders.
-		"whitelist_presale_array": true}
+		"whitelist_presale_array": true,
+		// Buys refused until the owner sets a start block.
+		"cannot_buy_start_block": true}
 	for _, tok := range dn.Manifest().Tokens {
 		if untradable[tok.Kind] || tok.Pair == "" || common.HexToAddress(tok.Pair) == (common.Address{}) {
 			continue
