@@ -381,6 +381,8 @@ func evmProbesIncomplete(f *EVMContractFacts, blocking bool) string {
 		return fmt.Sprintf("%d non-standard functions were beyond the probe budget", p.Unprobed)
 	case blocking && !p.Funded:
 		return "the probes could not give a test wallet tokens, so powers over holders' transfers were not observed"
+	case len(p.UnreadGuards) > 0:
+		return "the code checks the caller against the address in storage slot " + strings.Join(p.UnreadGuards, ", ") + ", which was not read, so that address was not probed"
 	}
 	return ""
 }

@@ -72,6 +72,9 @@ func TestCapabilityTableEntries(t *testing.T) {
 		{name: "functions beyond the probe budget: unknown", facts: evmContractWith(func(f *EVMContractFacts) {
 			f.Probe.Unprobed = 3
 		}), want: map[string]want{CapIsMintable: null, CapSlippageModifiable: null}},
+		{name: "a guard slot the code checks was not read: its holder's powers unknown", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.Probe.UnreadGuards = []string{"0x3a"}
+		}), want: map[string]want{CapIsMintable: null, CapIsBlacklisted: null, CapOwnerChangeBalance: null}},
 		{name: "victim not funded: blocking powers unknown, mint still known", facts: evmContractWith(func(f *EVMContractFacts) {
 			f.Probe.Funded = false
 		}), want: map[string]want{CapIsMintable: no("probe"), CapIsBlacklisted: null, CapTransferPausable: null}},

@@ -155,6 +155,10 @@ type EVMProbeFacts struct {
 	// Functions is how many non-standard functions were probed,
 	// Unprobed how many could not be (beyond the probe budget).
 	Functions, Unprobed int
+	// UnreadGuards are storage slots (0x…) the code compares msg.sender
+	// with whose holders were never read, so never probed: a power only
+	// such an address has is unknown.
+	UnreadGuards []string
 	// Exercised are the selectors (0x…) a privileged caller called
 	// without a revert: their code-read powers were put to the test.
 	Exercised map[string]bool

@@ -300,6 +300,11 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 			r.warn("contract: %s", node.SafeErr(err))
 		}
 		probe = pf
+		if probe != nil {
+			for _, s := range unread {
+				probe.UnreadGuards = append(probe.UnreadGuards, hexutil.EncodeBig(s.Big()))
+			}
+		}
 	}
 	external := xc.facts(r, codeReport, probe, rtt3ok)
 	if r.a.opts.Trace != nil {
