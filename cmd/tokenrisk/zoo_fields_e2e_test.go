@@ -163,14 +163,7 @@ var fieldPowerFree = []string{
 // fieldMisses are the field zoo's tokens the scan does not detect yet,
 // keyed "kind field", with why: the test fails when one of them is
 // detected (update the list) as when any other token is missed.
-var fieldMisses = map[string]string{
-	// Proxy detection reads the standard slots (EIP-1967, EIP-1822,
-	// zeppelinos, beacon) and the EIP-1167 body only: a proxy that keeps
-	// its logic at a slot of its own reads false ("no proxy pattern"),
-	// though its fallback delegates every call to that address; the scan
-	// still raises EXTERNAL_CALL for the delegation (level high).
-	"proxy_custom_slot is_proxy": "a logic address at a non-standard slot is no proxy pattern the detector knows; is_proxy reads false",
-}
+var fieldMisses = map[string]string{}
 
 // fieldFalsePositives are the benign look-alikes and power-free tokens
 // the scan still reads as having a power, keyed "kind field", with why:

@@ -252,6 +252,10 @@ func evmCapabilityTable(in evmCapabilityInputs) EVMCapabilities {
 	case f.Proxy != nil:
 		e := EVMCapabilityEntry{Value: evmTrue(), Evidence: capEv(CapEvidenceCode), Source: f.Proxy.Kind,
 			Detail: fmt.Sprintf("A %s proxy; the code that runs is %s's.", f.Proxy.Kind, f.Proxy.Implementation)}
+		if f.Proxy.Slot != nil {
+			e.Detail = fmt.Sprintf("A proxy: its fallback delegates every call it does not define to the address at its storage slot %s, now %s.",
+				*f.Proxy.Slot, f.Proxy.Implementation)
+		}
 		if f.Proxy.Upgradeable {
 			e.Flag = risk.ProxyUpgradeable
 			e.Detail += " It can be upgraded."

@@ -77,9 +77,12 @@ type EVMProxy struct {
 	Implementation string `json:"implementation"`
 	// Admin is the address that can upgrade: the admin contract's owner,
 	// else the admin; nil when the implementation decides (UUPS, beacon).
-	Admin       *string `json:"admin"`
-	AdminSlot   *string `json:"admin_slot,omitempty"`
-	Beacon      *string `json:"beacon,omitempty"`
+	Admin     *string `json:"admin"`
+	AdminSlot *string `json:"admin_slot,omitempty"`
+	Beacon    *string `json:"beacon,omitempty"`
+	// Slot is where a storage_slot proxy keeps its implementation's
+	// address (a slot of its own naming, found in its fallback's code).
+	Slot        *string `json:"slot,omitempty"`
 	Upgradeable bool    `json:"upgradeable"`
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/tokenrisk/tokenrisk/internal/evm/lens"
 	"github.com/tokenrisk/tokenrisk/internal/evm/node"
 	"github.com/tokenrisk/tokenrisk/internal/evm/probe"
+	"github.com/tokenrisk/tokenrisk/internal/evm/proxy"
 
 	"context"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/tokenrisk/tokenrisk/internal/analysis"
 	"github.com/tokenrisk/tokenrisk/internal/chains"
@@ -197,9 +200,18 @@ var zooVerdicts = map[string]verdict{
 			t.Errorf("proxy = %+v, want the beacon", ev.Proxy)
 		}
 	}},
-	// Not recognised as a proxy (TestZooFieldVerdicts' fieldMisses): the
-	// delegation to a stored address still raises EXTERNAL_CALL.
-	"proxy_custom_slot":      {allOf: []string{risk.ExternalCall}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium},
+	// A slot of its own (keccak256("vault.router.logic")), found in the
+	// fallback's code; the implementation's code is the one analysed.
+	"proxy_custom_slot": {allOf: []string{risk.ProxyUpgradeable}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium, check: func(t *testing.T, r *scan.Report) {
+		ev, _ := r.ContractAnalysis.Evidence.(analysis.EVMContractEvidence)
+		want := crypto.Keccak256Hash([]byte("vault.router.logic")).Hex()
+		if ev.Proxy == nil || ev.Proxy.Kind != proxy.ProxyStorageSlot || ev.Proxy.Slot == nil || *ev.Proxy.Slot != want {
+			t.Errorf("proxy = %+v, want a storage_slot proxy at %s", ev.Proxy, want)
+		}
+		if slices.Contains(r.Unchecked, risk.CheckProxy) {
+			t.Errorf("unchecked %v: the implementation's code was read", r.Unchecked)
+		}
+	}},
 	"benign_pause_renounced": {noneOf: append([]string{risk.OwnerCanPause}, fieldNoHoneypot...), maxLevel: risk.LevelMedium},
 	"benign_fee_capped":      {noneOf: append([]string{risk.OwnerCanChangeFees}, fieldNoHoneypot...), maxLevel: risk.LevelMedium},
 	"benign_destroy_named":   {noneOf: append([]string{risk.Selfdestruct}, fieldNoHoneypot...), maxLevel: risk.LevelMedium},

@@ -390,6 +390,10 @@ func proxyReportOf(p *proxy.ProxyInfo, impl bytecode.CodeReport, implKnown bool)
 		s := p.Beacon.Hex()
 		out.Beacon = &s
 	}
+	if p.Slot != nil {
+		s := p.Slot.Hex()
+		out.Slot = &s
+	}
 	return out
 }
 

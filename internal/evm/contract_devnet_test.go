@@ -222,7 +222,7 @@ func collectZooContract(t *testing.T, c *node.Client, tok devnet.ManifestToken) 
 	}
 	z.stored = stored()
 	if z.proxy = proxy.DetectProxy(z.code, ps); z.proxy != nil {
-		more, decode := proxy.ProxyDetailCalls(z.proxy)
+		more, decode := proxy.ProxyDetailCalls(z.token, z.proxy)
 		if err := c.Batch(ctx, more); err != nil {
 			t.Fatal(err)
 		}

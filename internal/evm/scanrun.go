@@ -164,7 +164,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	var proxyDecode func() ([]byte, error)
 	var dump *probe.SlotDump
 	if px != nil {
-		pe, dec := proxy.ProxyDetailCalls(px)
+		pe, dec := proxy.ProxyDetailCalls(r.token, px)
 		rt2.add(pe)
 		proxyDecode = dec
 		// The implementation's guards past the first slots, read before
@@ -406,13 +406,15 @@ func simulationResult(decode func() (*analysis.EVMSimulation, error), answered b
 }
 
 // implementation analyses a proxy's implementation code (a beacon's needs
-// one more round trip); it returns the proxy's own report when unknown,
+// one more round trip on a node that refuses state overrides); it returns the proxy's own report when unknown,
 // and the implementation's code when it arrived in round trip 2.
 func (r *scanRun) implementation(ctx context.Context, px *proxy.ProxyInfo, decode func() ([]byte, error), own bytecode.CodeReport) (bytecode.CodeReport, []byte, bool) {
 	impl, err := decode()
 	switch {
 	case err != nil:
 		r.warn("contract: px details unreadable (%s)", node.SafeErr(err))
+	case px.Kind == proxy.ProxyStorageSlot:
+		return r.slotImplementation(px, impl, own)
 	case impl == nil && px.Implementation != (common.Address{}):
 		var code hexutil.Bytes
 		if r.batch(ctx, "contract", []rpc.BatchElem{node.CodeElem(px.Implementation, &code)}) {
@@ -422,6 +424,23 @@ func (r *scanRun) implementation(ctx context.Context, px *proxy.ProxyInfo, decod
 		return bytecode.AnalyseCode(impl), impl, true
 	}
 	return own, nil, false
+}
+
+// slotImplementation decides which code a storage-slot proxy runs: none
+// behind an address without code (the proxy's own, known); the
+// implementation's when the proxy defines no ERC-20 of its own; its own
+// when it does (its functions run there, the rest is delegated: the
+// implementation's part is not analysed, unknown).
+func (r *scanRun) slotImplementation(px *proxy.ProxyInfo, impl []byte, own bytecode.CodeReport) (bytecode.CodeReport, []byte, bool) {
+	switch {
+	case len(impl) == 0:
+		r.warn("contract: the proxy's slot %s names %s, which has no code; the proxy's own code was analysed", px.Slot.Hex(), px.Implementation.Hex())
+		return own, nil, true
+	case own.HasSelector(bytecode.SelTransfer):
+		r.warn("contract: the proxy answers transfer() with its own code and delegates the rest to %s (slot %s), whose code was not analysed", px.Implementation.Hex(), px.Slot.Hex())
+		return own, nil, false
+	}
+	return bytecode.AnalyseCode(impl), impl, true
 }
 
 // probeRequest describes the privilege probes: callers are the owner,

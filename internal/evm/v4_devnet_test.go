@@ -219,6 +219,7 @@ func TestV4RoundTripBudget(t *testing.T) {
 		chain chains.Chain
 	}{
 		{"v4_clean", ch}, {"v4_hook_sell_blocked", ch}, {"v2_and_v4", ch}, {"clean", ch}, {"clean", withoutV4(ch)},
+		{"proxy_custom_slot", ch}, {"proxy_beacon", ch},
 	} {
 		tok := v4Token(t, tt.kind)
 		ad := NewAdapter(devnetRegistry(t, tt.chain), Options{})

@@ -68,6 +68,12 @@ type CodeReport struct {
 	StorageTargetDelegatecall bool
 	// MinimalProxyTarget is the EIP-1167 clone target, when the code is one.
 	MinimalProxyTarget *common.Address
+	// DelegateSlot is the constant storage slot whose address the
+	// fallback DELEGATECALLs to (DelegateSlot), when it does;
+	// DelegateSlotWritten whether the code may write that slot
+	// (WritesSlot).
+	DelegateSlot        *common.Hash
+	DelegateSlotWritten bool
 	// Methods is what each non-standard selector's code does: its
 	// argument types, balance and supply writes, caller checks.
 	Methods method.Report
@@ -215,6 +221,12 @@ func AnalyseCode(code []byte) CodeReport {
 		switch in.op {
 		case opStop, opReturn, opRevert, opInvalid, opSelfdestruct, opJump:
 			reachable = false
+		}
+	}
+	if r.HasDelegatecall || r.HasCallcode {
+		if s, ok := DelegateSlot(code); ok {
+			r.DelegateSlot = &s
+			r.DelegateSlotWritten = WritesSlot(code, s)
 		}
 	}
 	for s := range selectors {

@@ -171,7 +171,9 @@ func upgradeable(c *Code) (*bool, string) {
 	case c.Proxy != nil:
 		implUpgrade := c.Report.HasSelector(bytecode.SelectorOf("upgradeTo(address)")) ||
 			c.Report.HasSelector(bytecode.SelectorOf("upgradeToAndCall(address,bytes)"))
-		if c.Proxy.Upgradeable(implUpgrade) {
+		// A storage-slot proxy's implementation is not read for a hook:
+		// its code may write the slot.
+		if c.Proxy.Upgradeable(implUpgrade) || c.Proxy.Kind == proxy.ProxyStorageSlot {
 			return &yes, fmt.Sprintf("%s proxy (implementation %s)", c.Proxy.Kind, c.Proxy.Implementation.Hex())
 		}
 		return &no, fmt.Sprintf("%s proxy whose implementation cannot be replaced", c.Proxy.Kind)

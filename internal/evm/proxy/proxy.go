@@ -34,6 +34,11 @@ const (
 	// ProxyZeppelinOS is a legacy OpenZeppelin (zos) proxy: implementation
 	// and admin in the org.zeppelinos.proxy.* slots (USDC's FiatTokenProxy).
 	ProxyZeppelinOS = "zeppelinos"
+	// ProxyStorageSlot is a proxy whose fallback delegates to an address
+	// it keeps at a constant slot of its own naming (not a standard one):
+	// found in the code (bytecode.DelegateSlot), the slot read in round
+	// trip 2.
+	ProxyStorageSlot = "storage_slot"
 )
 
 // ProxySlots are the raw proxy slot values of a contract (zero when empty).
@@ -92,6 +97,10 @@ type ProxyInfo struct {
 	AdminOwner      *common.Address
 	// Beacon is the beacon of a beacon proxy.
 	Beacon *common.Address
+	// Slot is where a storage-slot proxy keeps its implementation's
+	// address; SlotWritten whether the proxy's own code may write it.
+	Slot        *common.Hash
+	SlotWritten bool
 }
 
 // Upgradeable reports whether the proxy's code can be replaced: clones
@@ -104,6 +113,10 @@ func (p *ProxyInfo) Upgradeable(implUpgradable bool) bool {
 		return false
 	case ProxyBeacon:
 		return true
+	case ProxyStorageSlot:
+		if p.SlotWritten {
+			return true
+		}
 	case ProxyEIP1967, ProxyZeppelinOS:
 		if p.Admin != nil && !holder.IsBurn(*p.Admin) {
 			return true
@@ -153,25 +166,41 @@ func DetectProxy(report bytecode.CodeReport, slots ProxySlots) *ProxyInfo {
 		}
 		return p
 	}
+	if report.DelegateSlot != nil {
+		s := *report.DelegateSlot
+		return &ProxyInfo{Kind: ProxyStorageSlot, Slot: &s, SlotWritten: report.DelegateSlotWritten}
+	}
 	return nil
 }
 
-// ProxyDetailCalls returns the elements that complete p: the beacon's
-// implementation() (a beacon's implementation code then needs one more
-// round trip), the admin's code and owner(), and the implementation's code.
-// The decoder fills p and returns the implementation's code (nil when not
-// yet known).
-func ProxyDetailCalls(p *ProxyInfo) ([]rpc.BatchElem, func() ([]byte, error)) {
+// ProxyDetailCalls returns the elements that complete p, the proxy at
+// token: the beacon's implementation() with that implementation's code
+// (beaconReader; on a node refusing state overrides the code needs one
+// more round trip), the admin's code and owner(), the
+// implementation's code, and for a storage-slot proxy its slot with the
+// code of the address in it (slotReader). The decoder fills p and returns
+// the implementation's code (nil when not yet known; for a storage-slot
+// proxy empty, not nil, when the address has no code).
+func ProxyDetailCalls(token common.Address, p *ProxyInfo) ([]rpc.BatchElem, func() ([]byte, error)) {
 	var (
 		elems              []rpc.BatchElem
 		beaconOut, ownOut  hexutil.Bytes
 		adminCode, impCode hexutil.Bytes
+		slotOut, readOut   hexutil.Bytes
 		beaconIdx, ownIdx  = -1, -1
 		adminIdx, impIdx   = -1, -1
+		slotIdx            = -1
+		beaconCode         []byte
 	)
+	if p.Slot != nil {
+		slotIdx = len(elems)
+		elems = append(elems, node.StorageElem(token, *p.Slot, &slotOut),
+			node.CallElem(node.CallMsg{To: token, Gas: 1_000_000}, node.StateOverride{token: {Code: slotReader(*p.Slot)}}, &readOut))
+	}
 	if p.Beacon != nil {
 		beaconIdx = len(elems)
-		elems = append(elems, node.CallElem(node.CallMsg{To: *p.Beacon, Data: bytecode.SelImplementation[:], Gas: 100_000}, nil, &beaconOut))
+		elems = append(elems, node.CallElem(node.CallMsg{To: *p.Beacon, Data: bytecode.SelImplementation[:], Gas: 100_000}, nil, &beaconOut),
+			node.CallElem(node.CallMsg{To: token, Gas: 1_000_000}, node.StateOverride{token: {Code: beaconReader(*p.Beacon)}}, &readOut))
 	}
 	if p.Admin != nil {
 		adminIdx = len(elems)
@@ -184,6 +213,9 @@ func ProxyDetailCalls(p *ProxyInfo) ([]rpc.BatchElem, func() ([]byte, error)) {
 		elems = append(elems, node.CodeElem(p.Implementation, &impCode))
 	}
 	decode := func() ([]byte, error) {
+		if slotIdx >= 0 {
+			return decodeSlot(p, elems[slotIdx:slotIdx+2], slotOut, readOut)
+		}
 		if beaconIdx >= 0 {
 			if err := elems[beaconIdx].Error; err != nil {
 				return nil, fmt.Errorf("beacon implementation(): %w", err)
@@ -192,6 +224,11 @@ func ProxyDetailCalls(p *ProxyInfo) ([]rpc.BatchElem, func() ([]byte, error)) {
 				return nil, fmt.Errorf("beacon implementation(): %d-byte answer", len(beaconOut))
 			}
 			p.Implementation = common.BytesToAddress(beaconOut[:32])
+			// The implementation's code, read beside: no round trip of
+			// its own (nil, fetched later, when the node refused it).
+			if e := elems[beaconIdx+1]; e.Error == nil && len(readOut) >= 32 && common.BytesToAddress(readOut[:32]) == p.Implementation {
+				beaconCode = append([]byte{}, readOut[32:]...)
+			}
 		}
 		if adminIdx >= 0 && elems[adminIdx].Error == nil {
 			isContract := len(adminCode) > 0
@@ -207,7 +244,76 @@ func ProxyDetailCalls(p *ProxyInfo) ([]rpc.BatchElem, func() ([]byte, error)) {
 			}
 			return impCode, nil
 		}
-		return nil, nil
+		return beaconCode, nil
 	}
 	return elems, decode
+}
+
+// codeReader is code run in an eth_call (in the proxy's place for a
+// storage-slot proxy: a state override keeps its storage) that returns
+// the implementation's address and its code: load leaves the address on
+// the stack, then mstore(0, it), extcodecopy(it, 32, 0, extcodesize(it)),
+// return(0, 32+size). One eth_call beside the proxy's other details, in
+// the same round trip: no request of its own.
+func codeReader(load []byte) []byte {
+	return append(append([]byte{}, load...),
+		0x80, 0x60, 0x00, // DUP1 PUSH1 0
+		0x52,       // MSTORE
+		0x80, 0x3b, // DUP1 EXTCODESIZE
+		0x80, 0x60, 0x00, 0x60, 0x20, // DUP1 PUSH1 0 PUSH1 32
+		0x84, 0x3c, // DUP5 EXTCODECOPY
+		0x60, 0x20, 0x01, // PUSH1 32 ADD
+		0x60, 0x00, 0xf3, // PUSH1 0 RETURN
+	)
+}
+
+// slotReader reads the address at slot: sload(slot).
+func slotReader(slot common.Hash) []byte {
+	return codeReader(append(append([]byte{0x7f}, slot.Bytes()...), 0x54)) // PUSH32 slot SLOAD
+}
+
+// beaconReader reads the beacon's implementation(): a STATICCALL whose
+// failure (or an answer shorter than a word) reverts.
+func beaconReader(beacon common.Address) []byte {
+	load := []byte{0x63}
+	load = append(load, bytecode.SelImplementation[:]...)   // PUSH4 implementation()
+	load = append(load, 0x60, 0xe0, 0x1b, 0x60, 0x00, 0x52, // PUSH1 0xe0 SHL PUSH1 0 MSTORE
+		0x60, 0x20, 0x60, 0x00, 0x60, 0x04, 0x60, 0x00, 0x73) // PUSH1 32 PUSH1 0 PUSH1 4 PUSH1 0 PUSH20
+	load = append(load, beacon.Bytes()...)
+	load = append(load, 0x5a, 0xfa, // GAS STATICCALL
+		0x15, 0x3d, 0x60, 0x20, 0x11, 0x17, // ISZERO RETURNDATASIZE PUSH1 32 GT OR: failed or short
+		0x60, 0x00, 0x57, // PUSH1 <revert> JUMPI (patched below)
+		0x60, 0x00, 0x51) // PUSH1 0 MLOAD
+	at := len(load) - 5 // the JUMPI's target byte
+	code := codeReader(load)
+	code[at] = byte(len(code))
+	return append(code, 0x5b, 0x60, 0x00, 0x80, 0xfd) // JUMPDEST PUSH1 0 DUP1 REVERT
+}
+
+// decodeSlot reads a storage-slot proxy's slot and the reader's answer:
+// the implementation's address from either, its code only from the
+// reader (a node that refuses state overrides leaves it unread: an
+// error, never an empty implementation).
+func decodeSlot(p *ProxyInfo, elems []rpc.BatchElem, slotOut, readOut hexutil.Bytes) ([]byte, error) {
+	var slotErr error
+	switch {
+	case elems[0].Error != nil:
+		slotErr = fmt.Errorf("proxy slot %s: %w", p.Slot.Hex(), elems[0].Error)
+	case len(slotOut) != 32:
+		slotErr = fmt.Errorf("proxy slot %s: %d-byte word", p.Slot.Hex(), len(slotOut))
+	default:
+		p.Implementation = common.BytesToAddress(slotOut)
+	}
+	if elems[1].Error == nil && len(readOut) >= 32 {
+		p.Implementation = common.BytesToAddress(readOut[:32])
+		return append([]byte{}, readOut[32:]...), nil
+	}
+	if slotErr != nil {
+		return nil, slotErr
+	}
+	why := "no answer"
+	if elems[1].Error != nil {
+		why = elems[1].Error.Error()
+	}
+	return nil, fmt.Errorf("the code at %s (proxy slot %s) is unread: the state-overridden read failed (%s)", p.Implementation.Hex(), p.Slot.Hex(), why)
 }
