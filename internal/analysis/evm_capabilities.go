@@ -132,10 +132,19 @@ func evmCapabilityTable(in evmCapabilityInputs) EVMCapabilities {
 		}
 		detail := "The privilege probes called every non-standard function from " + evmProbeCallerList(f.Probe) + "; none showed this power."
 		for _, n := range capNames {
-			if c := in.caps[n]; c != nil {
+			c := in.caps[n]
+			switch {
+			case c == nil:
+				continue
+			case c.Refuted && c.Proven == nil:
+				t[name] = capUnknown("the setter ran without the effect the power would have, but part of it was not measured (" + c.Evidence + ")")
+				return
+			case c.Refuted:
+				detail += " " + c.Evidence + "."
+			default:
 				detail += " The code has " + c.Evidence + ", but no caller that can still act could use it."
-				break
 			}
+			break
 		}
 		t[name] = capNo(CapEvidenceProbe, "privilege probes", detail)
 	}
@@ -221,12 +230,29 @@ func evmCapabilityTable(in evmCapabilityInputs) EVMCapabilities {
 			t[CapExternalCall] = capYes(fl, CapEvidenceProbe)
 			break
 		}
-		if !f.Code.StorageTargetCall && !f.Code.StorageTargetDelegatecall {
+		// A stored callee the transfer analysis found counts even where
+		// the code scan saw no call to a stored address.
+		stored, unsettled := f.Code.StorageTargetCall || f.Code.StorageTargetDelegatecall, ""
+		for _, c := range f.ExternalCalls {
+			if c.Fixed {
+				continue
+			}
+			stored = true
+			if c.ChangeableBy == nil && unsettled == "" {
+				unsettled = orUnknown(c.Slot)
+			}
+		}
+		if !stored {
 			t[CapExternalCall] = capNo(CapEvidenceCode, "bytecode", "The code calls no contract whose address it loads from storage.")
 			break
 		}
 		if why := evmProbesIncomplete(f, false); why != "" {
 			t[CapExternalCall] = capUnknown("the code calls a contract whose address it loads from storage; " + why)
+			break
+		}
+		if unsettled != "" {
+			t[CapExternalCall] = capUnknown("transfers call the contract whose address slot " + unsettled +
+				" holds, and the probes did not establish whether a privileged caller can change it")
 			break
 		}
 		t[CapExternalCall] = capNo(CapEvidenceProbe, "privilege probes",

@@ -190,6 +190,36 @@ func TestCapabilityTableEntries(t *testing.T) {
 		{name: "a stored callee nobody can change", facts: evmContractWith(func(f *EVMContractFacts) {
 			f.Code.StorageTargetCall = true
 		}), want: map[string]want{CapExternalCall: no("probe")}},
+		{name: "a stored callee whose changers were not established", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.Code.StorageTargetCall = true
+			f.ExternalCalls = []EVMExternalCall{{Callee: evmStr(evmTestOwner), Slot: evmStr("0x0"), Kind: "call"}}
+		}), want: map[string]want{CapExternalCall: null}},
+		{name: "a stored callee only the transfer analysis found, changers not established", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.ExternalCalls = []EVMExternalCall{{Callee: evmStr(evmTestOwner), Slot: evmStr("0x0"), Kind: "call"}}
+		}), want: map[string]want{CapExternalCall: null}},
+		{name: "a stored callee only the transfer analysis found, nobody can change it", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.ExternalCalls = []EVMExternalCall{{Callee: evmStr(evmTestOwner), Slot: evmStr("0x0"), Kind: "call", ChangeableBy: []EVMCalleeChanger{}}}
+		}), want: map[string]want{CapExternalCall: no("probe")}},
+		{name: "a callee fixed in the code", facts: evmContractWith(func(f *EVMContractFacts) {
+			f.ExternalCalls = []EVMExternalCall{{Callee: evmStr(evmTestOwner), Fixed: true, Kind: "call", ChangeableBy: []EVMCalleeChanger{}}}
+		}), want: map[string]want{CapExternalCall: no("code")}},
+		{name: "a blacklist setter that went through and blocked nothing measured", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.Candidates = []EVMCapability{{Name: EVMCapBlacklist, Evidence: "freezeAccount(address,bool) (0xe724529c)"}}
+			f.Probe.Capabilities = []EVMCapability{{Name: EVMCapBlacklist, Proven: evmBoolPtr(false), Refuted: true, Caller: evmTestOwner, Role: "owner",
+				Evidence: "freezeAccount(address,bool): went through for the owner, and the test wallet it named still transferred to a wallet and to the pool"}}
+		}), want: map[string]want{CapIsBlacklisted: no("probe")}},
+		{name: "a blacklist setter that went through, the wallet transfer alone measured", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Code.Candidates = []EVMCapability{{Name: EVMCapBlacklist, Evidence: "freezeAccount(address,bool) (0xe724529c)"}}
+			f.Probe.Capabilities = []EVMCapability{{Name: EVMCapBlacklist, Refuted: true, Caller: evmTestOwner, Role: "owner",
+				Evidence: "freezeAccount(address,bool): went through for the owner, and the test wallet it named still transferred to a wallet (its transfer to the pool was not measured)"}}
+		}), want: map[string]want{CapIsBlacklisted: null}},
+		{name: "a blacklist setter callable, its effect not measured", facts: evmContractWith(func(f *EVMContractFacts) {
+			owned(f)
+			f.Probe.Capabilities = []EVMCapability{{Name: EVMCapBlacklist, Caller: evmTestOwner, Role: "owner",
+				Evidence: "freezeAccount(address,bool): callable by the owner, effect not observed"}}
+		}), want: map[string]want{CapIsBlacklisted: yes("code", risk.OwnerCanBlacklist)}},
 		{name: "proxies", facts: evmContractWith(func(f *EVMContractFacts) {
 			f.Proxy = &EVMProxy{Kind: "eip1967", Implementation: evmTestHidden, Upgradeable: true}
 		}), want: map[string]want{CapIsProxy: yes("code", risk.ProxyUpgradeable)}},

@@ -69,6 +69,13 @@ type EVMCapability struct {
 	// exercises: a probe that called either function without a visible
 	// effect does not clear it.
 	TwoStep bool `json:"-"`
+	// Refuted marks a catalogue power whose setter the probes ran, as
+	// the privileged caller and with the test wallet as its argument,
+	// and whose effect they then measured absent (the wallet still
+	// transferred): false when every transfer it would block was
+	// measured, null when only part was. Either way it raises no flag:
+	// the code's word is answered by the measurement.
+	Refuted bool `json:"-"`
 }
 
 // EVMProxy is contract_analysis.proxy.
@@ -165,6 +172,11 @@ type EVMProbeFacts struct {
 	// Exercised are the selectors (0x…) a privileged caller called
 	// without a revert: their code-read powers were put to the test.
 	Exercised map[string]bool
+	// CalledWithWallet are the selectors (0x…) a privileged caller
+	// called without a revert with the probes' test wallet (a contract
+	// that answers any call) as an address argument: a setter of a
+	// stored callee so called would have pointed transfers at it.
+	CalledWithWallet map[string]bool
 
 	// Privileged are the addresses the code checks msg.sender against,
 	// with the powers proven from each (nil: not established).
@@ -482,6 +494,9 @@ func AnalyseEVMContract(f *EVMContractFacts) (scan.Section, EVMContractChecklist
 			continue // holders' own tokens already: one seizure flag
 		}
 		proven := c.Proven != nil && *c.Proven
+		if c.Refuted && !proven {
+			continue // its setter ran and the transfers it would block still worked
+		}
 		if why := inertWhy(f.Code, n); !proven && why != "" {
 			ev.Powers[len(ev.Powers)-1].Evidence += "; not a power: " + why
 			continue

@@ -148,7 +148,10 @@ func (x *externalCallReads) facts(r *scanRun, code bytecode.CodeReport, probes *
 // changers are the privileged callers whose probe pointed transfers at
 // another contract with a function that writes slot (every such proof
 // when the token calls one slot only and the function's writes are not
-// known); nil when the probes did not run completely.
+// known); nil when the probes did not run completely, or when none did
+// and a guarded setter of slot was never given the test wallet (a
+// contract that answers any call) as an address: an argument read as a
+// number, a call that reverted, cannot show who changes the callee.
 func changers(slot *uint256.Int, n int, code bytecode.CodeReport, probes *analysis.EVMProbeFacts) []analysis.EVMCalleeChanger {
 	if probes == nil {
 		return nil
@@ -181,6 +184,14 @@ func changers(slot *uint256.Int, n int, code bytecode.CodeReport, probes *analys
 	}
 	if len(out) == 0 && (!probes.Complete || probes.Unprobed > 0) {
 		return nil
+	}
+	if len(out) == 0 && slot != nil {
+		for _, m := range code.Methods.Methods {
+			sets := slices.ContainsFunc(m.SetSlots, func(w uint256.Int) bool { return w.Eq(slot) })
+			if sets && !probes.CalledWithWallet[bytecode.Selector(m.Selector).String()] {
+				return nil
+			}
+		}
 	}
 	return out
 }

@@ -209,6 +209,7 @@ var (
 		m := new(uint256.Int).Lsh(uint256.NewInt(1), 160)
 		return m.Sub(m, uint256.NewInt(1))
 	}()
+	shift96 = new(uint256.Int).Lsh(uint256.NewInt(1), 96)
 )
 
 // Analyse explores every given selector. It is pure, bounded and never
@@ -464,6 +465,17 @@ func (o *methodObserver) op(op byte, args []*value, res *value) {
 			} else if a.op == opCalldataload && a.elemOf >= 0 && kind == Address {
 				if _, ok := o.elem[a.elemOf]; !ok {
 					o.elem[a.elemOf] = Address
+				}
+			}
+		}
+	case opDiv:
+		// solc before 0.4 cleans an address it packs into storage by
+		// shifting it up 96 bits and back down: x * 2**96 / 2**96.
+		num, den := args[0], args[1]
+		if den.isConst() && den.c.Eq(shift96) && num.op == opMul && len(num.args) == 2 {
+			for i, a := range num.args {
+				if k, ok := a.isArg(); ok && num.args[1-i].isConst() && num.args[1-i].c.Eq(shift96) {
+					o.note(k, Address)
 				}
 			}
 		}

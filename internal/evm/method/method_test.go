@@ -181,3 +181,63 @@ func TestTransferCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestOldSolcAddressCleanup: solc before 0.4 cleans an address argument
+// it packs into storage by shifting it up 96 bits and back down
+// (x * 2**96 / 2**96), not by a 160-bit mask; that use types it as an
+// address, so the probes pass it a contract (MiniMe's
+// changeController(address), 0xf19c536a…, read as a number until then:
+// no probe pointed its transfers at a contract). The code is the
+// setter's shape as that compiler emits it: a caller check on slot 0,
+// then slot 0's low 20 bytes replaced by the argument.
+func TestOldSolcAddressCleanup(t *testing.T) {
+	setter := sel("changeController(address)")
+	code := []byte{
+		0x60, 0x00, 0x35, // PUSH1 0 CALLDATALOAD
+		0x7c, 0x01, // PUSH29 2**224
+	}
+	code = append(code, make([]byte, 28)...)
+	code = append(code,
+		0x90, 0x04, // SWAP1 DIV: the selector
+		0x63, setter[0], setter[1], setter[2], setter[3], // PUSH4 selector
+		0x14, 0x60, 0x00, 0x57, // EQ PUSH1 <dest> JUMPI (dest patched below)
+		0x00, // STOP
+	)
+	dest := len(code)
+	code[dest-3] = byte(dest)
+	code = append(code,
+		0x5b,             // JUMPDEST
+		0x60, 0x00, 0x54, // PUSH1 0 SLOAD: the controller
+		0x33, 0x14, // CALLER EQ
+		0x60, 0x00, 0x57, // PUSH1 <ok> JUMPI (patched below)
+		0x60, 0x00, 0x80, 0xfd, // PUSH1 0 DUP1 REVERT
+	)
+	ok := len(code)
+	code[ok-6] = byte(ok)
+	code = append(code,
+		0x5b,             // JUMPDEST
+		0x60, 0x04, 0x35, // PUSH1 4 CALLDATALOAD: the argument
+		0x60, 0x00, 0x80, 0x54, // PUSH1 0 DUP1 SLOAD
+		0x73, // PUSH20 0xff…ff
+	)
+	for range 20 {
+		code = append(code, 0xff)
+	}
+	code = append(code,
+		0x19, 0x16, // NOT AND: the slot without its low 20 bytes
+		0x6c, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // PUSH13 2**96
+		0x83, 0x81, 0x02, 0x04, // DUP4 DUP2 MUL DIV: the argument, cleaned
+		0x17, 0x90, 0x55, 0x00, // OR SWAP1 SSTORE STOP
+	)
+	r := method.Analyse(code, [][4]byte{setter})
+	m, found := r.Lookup(setter)
+	if !found || !m.Complete || !m.Reaches || !m.Guarded {
+		t.Fatalf("method %+v (found %v), want a guarded setter that reaches success", m, found)
+	}
+	if got := kinds(m.Args); got != "address" {
+		t.Errorf("args = %s, want address", got)
+	}
+	if len(m.SetSlots) != 1 || !m.SetSlots[0].IsZero() {
+		t.Errorf("set slots = %v, want slot 0", m.SetSlots)
+	}
+}

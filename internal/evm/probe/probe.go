@@ -413,6 +413,10 @@ func ProbeCalls(req ProbeRequest) ([]rpc.BatchElem, func() (*analysis.EVMProbeFa
 		for s := range v.ran {
 			facts.Exercised[s.String()] = true
 		}
+		facts.CalledWithWallet = map[string]bool{}
+		for s := range v.withWallet {
+			facts.CalledWithWallet[s.String()] = true
+		}
 		facts.Complete = allTrue(ran)
 		if !anyTrue(ran) {
 			return facts, errors.New("probe: no caller could be probed")

@@ -53,6 +53,9 @@ type probeCall struct {
 	// transfer: the caller's own ERC-20 transfer to the victim
 	// (transferCalls); it only ever proves a mint.
 	transfer bool
+	// tailored: the catalogue signature's own call (tailoredCall), which
+	// turns the power on against the victim.
+	tailored bool
 }
 
 // placeholderPrefix opens a call data word the Prober replaces (Prober.sol
@@ -278,7 +281,7 @@ func BuildProbeCalls(code bytecode.CodeReport, maxSelectors int, sc scene) []pro
 		for _, p := range bytecode.LookupPrivileged(s) {
 			capability, label = p.Capability, p.Signature
 			if data, victimArg, ok := tailoredCall(p); ok {
-				add(probeCall{sel: s, data: data, label: p.Signature, capability: p.Capability, victimArg: victimArg})
+				add(probeCall{sel: s, data: data, label: p.Signature, capability: p.Capability, victimArg: victimArg, tailored: true})
 			}
 			break
 		}

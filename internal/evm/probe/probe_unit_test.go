@@ -311,3 +311,79 @@ func fmtPtr[T any](p *T) string {
 	}
 	return fmt.Sprint(*p)
 }
+
+// A catalogue blacklist setter the owner's call ran with the test wallet
+// as its argument, after which the wallet still transferred to a wallet
+// and to the pool, is refuted by that measurement (0x6e8b6f2d…'s
+// freezeAccount writes a flag no transfer reads): false, or null without
+// a power when only the wallet transfer was measured. A call that
+// reverted, a victim that could not transfer before the call, or one
+// with no tokens leaves the code's word as it was.
+func TestVerdictsRefuteABlacklistByMeasurement(t *testing.T) {
+	owner := common.HexToAddress("0xA11CE")
+	caller := probeCaller{addr: owner, role: RoleOwner}
+	freeze := bytecode.Privileged{Signature: "freezeAccount(address,bool)", Capability: bytecode.CapBlacklist}
+	data, victimArg, ok := tailoredCall(freeze)
+	if !ok {
+		t.Fatal("no tailored call")
+	}
+	call := probeCall{sel: bytecode.SelectorOf(freeze.Signature), data: data, label: freeze.Signature, capability: freeze.Capability,
+		victimArg: victimArg, tailored: true}
+	unfreeze := call
+	unfreeze.tailored, unfreeze.label = false, freeze.Signature+" (address,bool) victim, 0"
+	n := big.NewInt
+	measure := func(funded, wallet, sell bool) proberMeasure {
+		m := proberMeasure{TotalSupply: n(1000), VictimBalance: n(100), WalletOk: wallet, WalletSent: n(25), WalletReceived: n(25),
+			SellOk: sell, SellSent: n(25), SellReceived: n(25), TinyOk: wallet, Hits: n(0)}
+		if !funded {
+			m.VictimBalance, m.WalletSent, m.WalletReceived, m.SellSent, m.SellReceived = n(0), n(0), n(0), n(0), n(0)
+		}
+		if !wallet {
+			m.WalletReceived = nil
+		}
+		if !sell {
+			m.SellSent, m.SellReceived = nil, nil
+		}
+		return m
+	}
+	tests := []struct {
+		name    string
+		calls   []probeCall
+		base    proberMeasure
+		outcome proberOutcome
+		want    string // the blacklist verdict: "true", "false", "null"
+		refuted bool
+	}{
+		{"still transferring to a wallet and to the pool", []probeCall{call, unfreeze}, measure(true, true, true),
+			proberOutcome{Complete: true, Ok: true, M: measure(true, true, true)}, "false", true},
+		{"still transferring to a wallet, no pool measured", []probeCall{call}, measure(true, true, false),
+			proberOutcome{Complete: true, Ok: true, M: measure(true, true, false)}, "null", true},
+		{"the wallet blocked", []probeCall{call}, measure(true, true, true),
+			proberOutcome{Complete: true, Ok: true, M: measure(true, false, false)}, "true", false},
+		{"transfers off before the call", []probeCall{call}, measure(true, false, false),
+			proberOutcome{Complete: true, Ok: true, M: measure(true, false, false)}, "null", false},
+		{"no tokens to transfer", []probeCall{call}, measure(false, true, true),
+			proberOutcome{Complete: true, Ok: true, M: measure(false, true, true)}, "null", false},
+		{"only the untailored pattern ran", []probeCall{unfreeze}, measure(true, true, true),
+			proberOutcome{Complete: true, Ok: true, M: measure(true, true, true)}, "null", false},
+		{"reverted for the owner", []probeCall{call}, measure(true, true, true),
+			proberOutcome{Complete: true, Ok: false}, "false", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := newVerdicts(&owner, scene{watch: []common.Address{ProbeVictim}})
+			for _, c := range tt.calls {
+				v.observe(caller, c, tt.base, tt.outcome)
+			}
+			got, refuted := "", false
+			for _, c := range v.capabilities() {
+				if c.Name == bytecode.CapBlacklist {
+					got, refuted = fmtPtr(c.Proven), c.Refuted
+				}
+			}
+			if got != tt.want || refuted != tt.refuted {
+				t.Errorf("blacklist verdict = %s (refuted %v), want %s (refuted %v)", got, refuted, tt.want, tt.refuted)
+			}
+		})
+	}
+}

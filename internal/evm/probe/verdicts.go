@@ -38,6 +38,15 @@ type verdicts struct {
 	// did not (sellblock.go).
 	sellBlocks    []analysis.EVMSellBlock
 	sellBlockKeys []callerSelector
+	// ownerRan: per catalogue capability, the selectors the owner's calls
+	// went through; refuted (refute.go): how much of each refutable
+	// setter's effect was measured absent, with the call's label.
+	ownerRan     map[string]map[bytecode.Selector]bool
+	refuted      map[bytecode.Selector]refutation
+	refutedLabel map[bytecode.Selector]string
+	// withWallet: selectors a privileged caller called without a revert
+	// with the test wallet as an address argument.
+	withWallet map[bytecode.Selector]bool
 }
 
 type feeReading struct {
@@ -58,7 +67,8 @@ type labelledEffect struct {
 func newVerdicts(owner *common.Address, sc scene) *verdicts {
 	return &verdicts{owner: owner, sc: sc, seen: map[callerSelector][]labelledEffect{},
 		ownerTried: map[string]string{}, ownerOK: map[string]bool{}, fees: map[callerSelector]*feeReading{}, ran: map[bytecode.Selector]bool{},
-		releases: map[callerSelector]*releaseTrack{}}
+		releases: map[callerSelector]*releaseTrack{}, ownerRan: map[string]map[bytecode.Selector]bool{},
+		refuted: map[bytecode.Selector]refutation{}, refutedLabel: map[bytecode.Selector]string{}, withWallet: map[bytecode.Selector]bool{}}
 }
 
 // observe compares one outcome with the baseline.
@@ -87,8 +97,16 @@ func (v *verdicts) observe(c probeCaller, p probeCall, base proberMeasure, o pro
 	if c.role != RoleAnyone && !p.inert && !answeredFalse(o.Ret) {
 		v.ran[p.sel] = true
 	}
+	if c.role != RoleAnyone && !answeredFalse(o.Ret) && namesVictim(p) {
+		v.withWallet[p.sel] = true
+	}
 	if isOwner && p.capability != "" {
 		v.ownerOK[p.capability] = true
+		if v.ownerRan[p.capability] == nil {
+			v.ownerRan[p.capability] = map[bytecode.Selector]bool{}
+		}
+		v.ownerRan[p.capability][p.sel] = true
+		v.noteRefutation(p, base, o)
 	}
 	key := callerSelector{c, p.sel}
 	if _, ok := v.seen[key]; !ok {
@@ -427,6 +445,10 @@ func (v *verdicts) capabilities() []analysis.EVMCapability {
 	sort.Strings(tried)
 	for _, n := range tried {
 		if len(proven[n]) > 0 || v.owner == nil {
+			continue
+		}
+		if r := v.refutedVerdict(n); r != nil {
+			out = append(out, *r)
 			continue
 		}
 		c := analysis.EVMCapability{Name: n, Evidence: v.ownerTried[n], Caller: v.owner.Hex(), Role: RoleOwner}
