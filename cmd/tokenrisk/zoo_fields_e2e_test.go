@@ -104,6 +104,7 @@ var fieldCases = []fieldCase{
 	{"mint_in_transfer", "is_mintable", "OWNER_CAN_MINT", false, false},
 	{"mint_two_step", "is_mintable", "OWNER_CAN_MINT", false, false},
 	{"blacklist_two_step", "is_blacklisted", "OWNER_CAN_BLACKLIST", false, false},
+	{"mint_set_then_credit", "is_mintable", "OWNER_CAN_MINT", false, false},
 	{"seize_two_step", "owner_change_balance", "OWNER_CAN_SEIZE", false, false},
 	// The first zoo's kinds (zoo.go), for each field their contract has.
 	{"mintable", "is_mintable", "OWNER_CAN_MINT", false, false},

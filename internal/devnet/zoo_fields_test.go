@@ -418,6 +418,27 @@ func TestFieldZooTwoStepPowers(t *testing.T) {
 			t.Error("a removed desk minted")
 		}
 	})
+	t.Run("mint_set_then_credit", func(t *testing.T) {
+		tok := token(t, "mint_set_then_credit")
+		c, target, stranger := addr(tok.Creator), wallet(t, "set-then-credit target"), holderOf(t, "mint_set_then_credit", 0)
+		supply := totalSupply(t, addr(tok.Address))
+		mustSend(t, c, addr(tok.Address), "RewardDropToken", "distribute", target)
+		if totalSupply(t, addr(tok.Address)).Cmp(supply) != 0 || balanceOf(t, addr(tok.Address), target).Sign() != 0 {
+			t.Fatal("distribute created tokens before any amount was set")
+		}
+		if send(t, stranger, addr(tok.Address), "RewardDropToken", "configureRewards", ether(1000)) {
+			t.Error("a holder set the reward amount")
+		}
+		mustSend(t, c, addr(tok.Address), "RewardDropToken", "configureRewards", ether(1000))
+		if send(t, stranger, addr(tok.Address), "RewardDropToken", "distribute", stranger) {
+			t.Error("a holder distributed")
+		}
+		mustSend(t, c, addr(tok.Address), "RewardDropToken", "distribute", target)
+		if got := new(big.Int).Sub(totalSupply(t, addr(tok.Address)), supply); got.Cmp(ether(1000)) != 0 || balanceOf(t, addr(tok.Address), target).Cmp(ether(1000)) != 0 {
+			t.Errorf("supply rose by %v and the target holds %v, want both 1000 tokens", got, balanceOf(t, addr(tok.Address), target))
+		}
+		mustSend(t, c, addr(tok.Address), "RewardDropToken", "configureRewards", big.NewInt(0))
+	})
 	t.Run("blacklist_two_step", func(t *testing.T) {
 		tok := token(t, "blacklist_two_step")
 		c, h, reviewer := addr(tok.Creator), holderOf(t, "blacklist_two_step", 0), wallet(t, "two-step reviewer")

@@ -73,6 +73,9 @@ func shapeSpecs() []zooSpec {
 			behaviour: "The owner cannot mint itself, but setTreasuryDesk(address) (an inline owner check) names a desk, and only the desk's misnamed syncRewards(address,uint256) creates tokens for anyone (the total supply rises); no desk at launch."}),
 		field(zooSpec{kind: "blacklist_two_step", deploy: plain("ComplianceDeskToken", routerSupply),
 			behaviour: "The owner cannot freeze anyone itself, but updateReviewer(address) names a compliance reviewer, and only the reviewer's reviewAccount(address) (a modifier) makes a holder's transfers revert until clearAccount(address); no reviewer at launch."}),
+		// A two-step mint through a stored amount: set, then credit.
+		field(zooSpec{kind: "mint_set_then_credit", deploy: plain("RewardDropToken", routerSupply),
+			behaviour: "The owner's misnamed configureRewards(uint256) stores a reward amount, then its distribute(address) adds that amount to the address's balance and to the total supply; the amount is zero at launch, so distribute alone creates nothing."}),
 		// A proxy whose implementation gates a seizure on a keeper stored
 		// past the first slots; owner and proxy admin renounced.
 		field(zooSpec{kind: "proxy_keeper_seize", deploy: deployKeeperProxy, owner: renounced, after: renounceKeeperProxy,

@@ -36,7 +36,7 @@ var wantKinds = []string{
 	"siphon_holders",
 	"mint_in_transfer",
 	"benign_marketing_transfer",
-	"seize_two_step", "mint_two_step", "blacklist_two_step",
+	"seize_two_step", "mint_two_step", "blacklist_two_step", "mint_set_then_credit",
 	// Second shapes and look-alikes (zoo_fields2.go).
 	"selfdestruct_vault", "balance_assembly", "pause_mode", "cannot_buy_start_block", "fee_schedule",
 	"proxy_beacon", "proxy_custom_slot", "benign_pause_renounced", "benign_fee_capped", "benign_destroy_named",

@@ -187,6 +187,9 @@ var zooVerdicts = map[string]verdict{
 	"mint_two_step": {allOf: []string{risk.OwnerCanMint}, minLevel: risk.LevelCritical, check: twoStepProof(risk.OwnerCanMint)},
 	"blacklist_two_step": {allOf: []string{risk.OwnerCanBlacklist}, minLevel: risk.LevelMedium, maxLevel: risk.LevelHigh,
 		check: twoStepProof(risk.OwnerCanBlacklist)},
+	// A mint through a stored amount: set it, then credit it (no function
+	// named as a mint: a hidden mint).
+	"mint_set_then_credit": {allOf: []string{risk.OwnerCanMint}, minLevel: risk.LevelCritical, check: twoStepProof(risk.OwnerCanMint)},
 	// Second shapes of the fields the first zoo expressed once
 	// (zoo_fields2.go), and three benign look-alikes.
 	"selfdestruct_vault":     {allOf: []string{risk.Selfdestruct}, noneOf: fieldNoHoneypot, minLevel: risk.LevelMedium},

@@ -70,6 +70,11 @@ type armedScript struct {
 	// an address setter).
 	mints  [][]mintTry
 	blocks []*blockTries
+	// amountSetters and credits are the functions of a mint through a
+	// stored amount; amounts each script's tries (armed_amount.go).
+	amountSetters []bytecode.Selector
+	credits       []bytecode.Selector
+	amounts       []*amountTries
 }
 
 // newArmedScripts builds one script per privileged caller (at most
@@ -98,13 +103,17 @@ func newArmedScripts(req ProbeRequest, callers []probeCaller, sc scene) *armedSc
 		}
 	}
 	as.minters, as.blockers = appointeeCandidates(req)
+	if amountOf(req) != nil {
+		as.amountSetters, as.credits = amountCandidates(req)
+	}
 	privileged := scriptCallers(callers)
 	if len(privileged) > maxArmCallers {
 		privileged = privileged[:maxArmCallers]
 	}
 	armed := (len(as.switches) > 0 || len(as.setters) > 0) && len(takers) > 0
 	appointed := len(as.setters) > 0 && (len(takers) > 0 || len(as.minters) > 0 || len(as.blockers) > 0)
-	if (!armed && !appointed) || len(privileged) == 0 {
+	amounts := len(as.amountSetters) > 0
+	if (!armed && !appointed && !amounts) || len(privileged) == 0 {
 		return as
 	}
 	for _, c := range privileged {
@@ -114,10 +123,18 @@ func newArmedScripts(req ProbeRequest, callers []probeCaller, sc scene) *armedSc
 			s.call(c.addr, req.Token, append(sw.Bytes(), numWord(1)...))
 		}
 		var tries []armedTry
+		var amounts *amountTries
 		for step, who := range []probeCaller{{addr: ProbeAnyone, role: RoleAnyone}, c, {addr: probeAppointee, role: c.role}} {
 			if step == 2 {
+				// Before any appointment (an address setter may hand the
+				// caller's role away), a mint through a stored amount, in
+				// a block of its own (armed_amount.go).
+				amounts = as.addAmountTries(s, req, sc, privileged, c)
 				if len(as.setters) == 0 {
 					break
+				}
+				if amounts != nil {
+					s.block(0, nil)
 				}
 				// Then the caller appoints a fresh address with every
 				// address setter, and the appointee tries the takers.
@@ -150,6 +167,7 @@ func newArmedScripts(req ProbeRequest, callers []probeCaller, sc scene) *armedSc
 		as.tries = append(as.tries, tries)
 		as.mints = append(as.mints, mints)
 		as.blocks = append(as.blocks, blocks)
+		as.amounts = append(as.amounts, amounts)
 	}
 	return as
 }
@@ -258,6 +276,8 @@ func (as *armedScript) decode(elems []rpc.BatchElem) []analysis.EVMCapability {
 			break
 		}
 		if c, ok := as.mintProof(i, s); ok {
+			out = append(out, c)
+		} else if c, ok := as.amountProof(i, s); ok {
 			out = append(out, c)
 		}
 		if c, ok := as.blockProof(i, s); ok {

@@ -32,6 +32,16 @@ type deskToken struct {
 	open              bool // the powers need no desk
 	halt, move        bool
 	handover          bool
+	// The owner's mint through a stored amount: setReward(uint256)
+	// stores an amount, credit(address) hands it out (reward: the
+	// amount at launch). rewardOpen lets anyone call both, rewardMove
+	// makes credit move the owner's tokens; rewardCode and creditCode
+	// say the code has the setter and the credit function.
+	reward                 *big.Int
+	rewardCode, creditCode bool
+	rewardOpen, rewardMove bool
+	// deskOwns makes setDesk hand the owner's role to the desk.
+	deskOwns bool
 }
 
 var (
@@ -39,6 +49,8 @@ var (
 	selTake    = bytecode.SelectorOf("take(address,uint256)")
 	selMint    = bytecode.SelectorOf("mint(address,uint256)")
 	selFreeze  = bytecode.SelectorOf("freeze(address)")
+	selReward  = bytecode.SelectorOf("setReward(uint256)")
+	selCredit  = bytecode.SelectorOf("credit(address)")
 )
 
 func (t *deskToken) balance(a common.Address) *big.Int {
@@ -82,6 +94,9 @@ func (t *deskToken) exec(from common.Address, in []byte) scriptCallResult {
 			return fail
 		}
 		t.desk = addrArg(0)
+		if t.deskOwns {
+			t.owner = t.desk
+		}
 	case selTake:
 		if !t.take || !allowed || !t.moveFrom(addrArg(0), from, numArg(1)) {
 			return fail
@@ -97,6 +112,25 @@ func (t *deskToken) exec(from common.Address, in []byte) scriptCallResult {
 		default:
 			t.supply = new(big.Int).Add(t.supply, numArg(1))
 			t.bal[addrArg(0)] = new(big.Int).Add(t.balance(addrArg(0)), numArg(1))
+		}
+	case selReward:
+		if !t.rewardCode || (from != t.owner && !t.rewardOpen) {
+			return fail
+		}
+		t.reward = numArg(0)
+	case selCredit:
+		if !t.creditCode || (from != t.owner && !t.rewardOpen) {
+			return fail
+		}
+		switch {
+		case t.reward == nil:
+		case t.rewardMove:
+			if !t.moveFrom(t.owner, addrArg(0), t.reward) {
+				return fail
+			}
+		default:
+			t.supply = new(big.Int).Add(t.supply, t.reward)
+			t.bal[addrArg(0)] = new(big.Int).Add(t.balance(addrArg(0)), t.reward)
 		}
 	case selFreeze:
 		if !t.block || !allowed {
@@ -135,12 +169,26 @@ func runArmed(t *testing.T, tok deskToken) []analysis.EVMCapability {
 	if tok.handover {
 		freeze.SetSlots = []uint256.Int{*uint256.NewInt(8)}
 	}
-	req := ProbeRequest{Token: common.HexToAddress("0x70"), Code: bytecode.CodeReport{Methods: method.Report{Methods: []method.Method{
+	methods := []method.Method{
 		setDesk,
 		guarded(selTake, method.Address, method.Uint),
 		guarded(selMint, method.Address, method.Uint),
 		freeze,
-	}}}}
+	}
+	if tok.rewardCode {
+		// A setter: one fixed slot written with the argument.
+		m := guarded(selReward, method.Uint)
+		m.MapWrites, m.Writes, m.SetSlots = false, []uint256.Int{*uint256.NewInt(9)}, []uint256.Int{*uint256.NewInt(9)}
+		methods = append(methods, m)
+	}
+	if tok.creditCode {
+		// A balance and the supply slot written.
+		m := guarded(selCredit, method.Address)
+		m.Writes, m.GuardedCredit = []uint256.Int{*uint256.NewInt(2)}, true
+		methods = append(methods, m)
+	}
+	req := ProbeRequest{Token: common.HexToAddress("0x70"), Supply: big.NewInt(1_000_000),
+		Code: bytecode.CodeReport{Methods: method.Report{Methods: methods}}}
 	callers := []probeCaller{{addr: owner, role: RoleOwner}, {addr: ProbeAnyone, role: RoleAnyone}}
 	sc := scene{token: req.Token, watch: []common.Address{holder, owner}, holder: holder}
 	as := newArmedScripts(req, callers, sc)
@@ -150,7 +198,7 @@ func runArmed(t *testing.T, tok deskToken) []analysis.EVMCapability {
 	elems := as.elems()
 	for i, s := range as.scripts {
 		play := tok
-		play.owner, play.supply = owner, big.NewInt(1_000_000)
+		play.owner, play.supply = owner, new(big.Int).Set(req.Supply)
 		play.bal = map[common.Address]*big.Int{holder: big.NewInt(400_000), owner: big.NewInt(600_000)}
 		play.frozen = map[common.Address]bool{}
 		s.out = make([]scriptBlockResult, len(s.blocks))
@@ -199,6 +247,43 @@ func TestArmedAppointeePowers(t *testing.T) {
 				if !strings.HasPrefix(c.Evidence, "two steps: the owner calls "+selSetDesk.String()+"(appointee), then the appointee calls ") {
 					t.Errorf("%d: evidence %q does not name both steps", i, c.Evidence)
 				}
+			}
+		})
+	}
+}
+
+// A mint through a stored amount is the owner's, in two steps, only when
+// the setter is needed, the credit raises the supply by what it credits,
+// and the control caller cannot do the same.
+func TestArmedAmountThenCredit(t *testing.T) {
+	cases := []struct {
+		name string
+		tok  deskToken
+		mint bool
+	}{
+		{"owner sets an amount, then credits it", deskToken{rewardCode: true, creditCode: true}, true},
+		{"owner sets and credits, and an address setter hands its role away", deskToken{rewardCode: true, creditCode: true, deskOwns: true}, true},
+		{"the credit moves the owner's tokens", deskToken{rewardCode: true, creditCode: true, rewardMove: true}, false},
+		{"control caller sets and credits too", deskToken{rewardCode: true, creditCode: true, rewardOpen: true}, false},
+		{"a setter and no credit function", deskToken{rewardCode: true}, false},
+		{"an amount set at launch: one step", deskToken{rewardCode: true, creditCode: true, reward: big.NewInt(5)}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runArmed(t, tc.tok)
+			if !tc.mint {
+				if len(got) != 0 {
+					t.Fatalf("got %+v, want nothing", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Name != bytecode.CapMint || !got[0].TwoStep || got[0].Proven == nil || !*got[0].Proven || got[0].Role != RoleOwner {
+				t.Fatalf("got %+v, want the owner's mint proven in two steps", got)
+			}
+			want := "two steps: the owner calls " + selReward.String() + "(1000), then " + selCredit.String() +
+				"(address) with a fresh address: 1000 units credited to it and the total supply rose by 1000"
+			if !strings.HasPrefix(got[0].Evidence, want) {
+				t.Errorf("evidence %q, want %q", got[0].Evidence, want)
 			}
 		})
 	}
