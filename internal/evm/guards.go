@@ -132,13 +132,9 @@ func clearInert(f *analysis.EVMCodeFacts, r bytecode.CodeReport, words map[uint6
 // have is unknown, never absent (a proxy's implementation names its
 // slots only in round trip 2; its slot dump read a window and the
 // implementation's constants, probe/slotdump.go).
-func (r *scanRun) warnUnreadGuards(unread []common.Hash, isProxy bool, dump *probe.SlotDump) {
-	if len(unread) == 0 {
+func (r *scanRun) warnUnreadGuards(slots []string, isProxy bool, dump *probe.SlotDump) {
+	if len(slots) == 0 {
 		return
-	}
-	var slots []string
-	for _, s := range unread {
-		slots = append(slots, hexutil.EncodeBig(s.Big()))
 	}
 	why := "they are past the caller-check slots read beyond the first, or their read failed"
 	switch {
@@ -150,4 +146,13 @@ func (r *scanRun) warnUnreadGuards(unread []common.Hash, isProxy bool, dump *pro
 	}
 	r.warn("contract: the code compares the caller with storage slot %s, not read (%s); whoever it holds was not probed, so a power only that address has is unknown",
 		strings.Join(slots, ", "), why)
+}
+
+// slotNames are slots as the report names them (0x3a).
+func slotNames(slots []common.Hash) []string {
+	var out []string
+	for _, s := range slots {
+		out = append(out, hexutil.EncodeBig(s.Big()))
+	}
+	return out
 }

@@ -231,8 +231,9 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 	var rt3 batchPlan
 	var probeDecode func() (*analysis.EVMProbeFacts, error)
 	pr := r.probeRequest(codeReport, owner, stored, creator, holder.TopHolders(ho.scan))
-	var unread []common.Hash
-	pr.Guards, unread = guardDecode(codeReport, dump)
+	guards, unreadSlots := guardDecode(codeReport, dump)
+	pr.Guards = guards
+	unread := slotNames(unreadSlots)
 	r.warnUnreadGuards(unread, px != nil, dump)
 	pr.Grant = probeGrant(sim, lens)
 	if pe, dec, err := probe.ProbeCalls(pr); err != nil {
@@ -301,9 +302,7 @@ func (r *scanRun) run(ctx context.Context) *scan.Assessment {
 		}
 		probe = pf
 		if probe != nil {
-			for _, s := range unread {
-				probe.UnreadGuards = append(probe.UnreadGuards, hexutil.EncodeBig(s.Big()))
-			}
+			probe.UnreadGuards = unread
 		}
 	}
 	external := xc.facts(r, codeReport, probe, rtt3ok)
@@ -406,8 +405,9 @@ func simulationResult(decode func() (*analysis.EVMSimulation, error), answered b
 }
 
 // implementation analyses a proxy's implementation code (a beacon's needs
-// one more round trip on a node that refuses state overrides); it returns the proxy's own report when unknown,
-// and the implementation's code when it arrived in round trip 2.
+// one more round trip on a node that refuses state overrides); it
+// returns the proxy's own report when unknown, and the implementation's
+// code when it arrived in round trip 2.
 func (r *scanRun) implementation(ctx context.Context, px *proxy.ProxyInfo, decode func() ([]byte, error), own bytecode.CodeReport) (bytecode.CodeReport, []byte, bool) {
 	impl, err := decode()
 	switch {

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"math/big"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -257,13 +258,6 @@ func (as *armedScript) decode(elems []rpc.BatchElem) []analysis.EVMCapability {
 			if !burned {
 				how = "moved to the caller"
 			}
-			var names string
-			for j, sw := range as.switches {
-				if j > 0 {
-					names += ", "
-				}
-				names += functionName(sw) + "(true)"
-			}
 			if tr.appointed {
 				// The appointee's power is the appointing caller's: both
 				// steps named.
@@ -272,7 +266,7 @@ func (as *armedScript) decode(elems []rpc.BatchElem) []analysis.EVMCapability {
 				break
 			}
 			out = append(out, analysis.EVMCapability{Name: bytecode.CapSeize, Proven: new(true), Caller: tr.caller.addr.Hex(), Role: tr.caller.role,
-				Evidence: functionName(tr.sel) + " after " + names + ": a holder's token unit " + how + " without any allowance (" + as.holder.Hex() + ", as " + tr.caller.role + ")"})
+				Evidence: functionName(tr.sel) + " after " + callsWith(as.switches, "true") + ": a holder's token unit " + how + " without any allowance (" + as.holder.Hex() + ", as " + tr.caller.role + ")"})
 			break
 		}
 		if c, ok := as.mintProof(i, s); ok {
@@ -290,16 +284,18 @@ func (as *armedScript) decode(elems []rpc.BatchElem) []analysis.EVMCapability {
 // twoStep is the appointing caller's power the appointee proved: both
 // steps named.
 func (as *armedScript) twoStep(i int, capability, call, what string) analysis.EVMCapability {
-	var set string
-	for j, st := range as.setters {
-		if j > 0 {
-			set += ", "
-		}
-		set += functionName(st) + "(appointee)"
-	}
 	c := as.callers[i]
 	return analysis.EVMCapability{Name: capability, Proven: new(true), Caller: c.addr.Hex(), Role: c.role, TwoStep: true,
-		Evidence: "two steps: the " + c.role + " calls " + set + ", then the appointee calls " + call + ": " + what}
+		Evidence: "two steps: the " + c.role + " calls " + callsWith(as.setters, "appointee") + ", then the appointee calls " + call + ": " + what}
+}
+
+// callsWith names each function called with arg: "f(arg), g(arg)".
+func callsWith(sels []bytecode.Selector, arg string) string {
+	names := make([]string, len(sels))
+	for j, sel := range sels {
+		names[j] = functionName(sel) + "(" + arg + ")"
+	}
+	return strings.Join(names, ", ")
 }
 
 // mergeArmed adds the armed seizures to the facts: a capability and a
